@@ -1,0 +1,159 @@
+"""Every event contraflow reads or writes, defined once.
+
+Inputs are validated here (a value that fails goes to the dead-letter topic with the
+validation error); outputs are built here and serialised with the orjson codec.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Role(StrEnum):
+    user = "user"
+    assistant = "assistant"
+    system = "system"
+
+
+class ConflictStatus(StrEnum):
+    """K_Conflict interpretation of seed 000: < 0.05 pass, 0.05–0.10 caution, > 0.10 failure."""
+
+    passing = "pass"
+    caution = "caution"
+    failure = "failure"
+
+
+class Case(BaseModel):
+    """Clinical case facts that come with a conversation (Study C)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    critical_entities: list[str] = Field(default_factory=list)
+    patient_summary: str = ""
+    target_plan: str | None = None
+
+
+class TurnEvent(BaseModel):
+    """One conversation turn on `contraflow.turns` (key: session_id)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+
+    event_id: str = Field(min_length=1, max_length=256)
+    session_id: str = Field(min_length=1, max_length=256)
+    turn_index: int = Field(ge=0)
+    role: Role
+    text: str
+    ts: datetime
+    tenant: str | None = None
+    model: str | None = None
+    candidates: list[str] = Field(default_factory=list, description="alternative sampled responses (NCP)")
+    summary: str | None = Field(default=None, description="the model's own state summary at this turn")
+    case: Case | None = None
+
+
+class NLIProbabilities(BaseModel):
+    """Class probabilities of one NLI direction (premise -> hypothesis)."""
+
+    entailment: float
+    neutral: float
+    contradiction: float
+
+    @property
+    def verdict(self) -> str:
+        """The argmax label."""
+        scores = {"entailment": self.entailment, "neutral": self.neutral, "contradiction": self.contradiction}
+        return max(scores, key=scores.__getitem__)
+
+
+class Claim(BaseModel):
+    """One side of a conflict: what was said and where it came from."""
+
+    text: str
+    source: str = Field(description="where the claim came from, e.g. 'turn' or a knowledge source")
+    turn_index: int | None = None
+    event_id: str | None = None
+    entry_id: str | None = None
+
+
+class Resolution(BaseModel):
+    """How a conflict was (or should be) resolved, in seed 004's transparent shape."""
+
+    strategy: str
+    chosen_value: str | None = None
+    action: str
+    rationale: str
+
+
+class ConflictEvent(BaseModel):
+    """A detected contradiction on `contraflow.conflicts`."""
+
+    conflict_id: str
+    kind: str = Field(description="turn_self_contradiction, knowledge or memory")
+    scope: str = Field(description="adjacent (K_Conflict pair), global, or store")
+    session_id: str | None = None
+    tenant: str | None = None
+    model: str | None = None
+    claim_a: Claim = Field(description="the earlier claim (NLI premise)")
+    claim_b: Claim = Field(description="the later claim (NLI hypothesis)")
+    nli_ab: NLIProbabilities
+    nli_ba: NLIProbabilities | None = None
+    conflict_type: str = "factual"
+    severity: str = "medium"
+    resolution: Resolution | None = None
+    detected_at: datetime
+
+
+class ScoreEvent(BaseModel):
+    """Per-assistant-turn metric snapshot of a session on `contraflow.scores`."""
+
+    score_id: str
+    session_id: str
+    turn_index: int
+    event_id: str
+    tenant: str | None = None
+    model: str | None = None
+    advice: str = Field(description="advice extracted from this turn ('' when none)")
+    pair_evaluated: bool = Field(description="whether this turn's adjacent pair went to NLI")
+    pair_nli: NLIProbabilities | None = Field(default=None, description="NLI of (previous advice, this advice)")
+    evaluated_pairs: int
+    contradictions: int
+    k_conflict: float | None = Field(description="contradictions / evaluated pairs; null before the first pair")
+    status: ConflictStatus
+    ts: datetime
+
+
+class DriftAlert(BaseModel):
+    """A drift alert on `contraflow.alerts`."""
+
+    alert_id: str
+    kind: str = Field(description="e.g. k_conflict_status")
+    session_id: str | None = None
+    tenant: str | None = None
+    model: str | None = None
+    turn_index: int | None = None
+    metric: str
+    value: float
+    threshold: float
+    previous_status: str
+    status: str
+    message: str
+    ts: datetime
+
+
+class DeadLetter(BaseModel):
+    """An input that could not be processed, on `contraflow.deadletter`."""
+
+    deadletter_id: str
+    topic: str
+    partition: int
+    offset: int
+    key: str | None = Field(default=None, description="the record key, decoded as UTF-8 with replacement")
+    raw_base64: str = Field(description="the raw value, base64, cut at the configured bound")
+    raw_size: int = Field(description="size of the whole raw value in bytes")
+    raw_truncated: bool
+    error_kind: str = Field(description="not_json, invalid, too_large or processing")
+    error: str
+    failed_at: datetime

@@ -1,0 +1,62 @@
+"""The faust application, configured from Settings."""
+
+from __future__ import annotations
+
+import ssl
+from datetime import timedelta
+
+import faust
+
+from streams import codec
+from streams.settings import Settings
+
+
+def broker_credentials(settings: Settings) -> faust.types.auth.CredentialsT | None:
+    """SASL/SSL credentials from the settings, or None for PLAINTEXT."""
+    protocol = settings.broker_security_protocol.upper()
+    if protocol == "PLAINTEXT":
+        return None
+    context = ssl.create_default_context(cafile=settings.broker_ssl_cafile) if "SSL" in protocol else None
+    if protocol.startswith("SASL"):
+        if not (settings.broker_sasl_username and settings.broker_sasl_password):
+            raise ValueError(f"{protocol} needs CONTRAFLOW_BROKER_SASL_USERNAME and CONTRAFLOW_BROKER_SASL_PASSWORD")
+        return faust.SASLCredentials(
+            username=settings.broker_sasl_username,
+            password=settings.broker_sasl_password,
+            mechanism=settings.broker_sasl_mechanism or "PLAIN",
+            ssl_context=context,
+        )
+    if protocol == "SSL":
+        return faust.SSLCredentials(context)
+    raise ValueError(f"unknown broker security protocol {settings.broker_security_protocol!r}")
+
+
+def create_app(settings: Settings) -> faust.App:
+    """A faust App for one worker; tables live in memory and recover from changelogs."""
+    codec.register()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return faust.App(
+        settings.app_id,
+        broker=settings.broker_url,
+        broker_credentials=broker_credentials(settings),
+        store="memory://",
+        datadir=str(settings.data_dir / "worker"),
+        autodiscover=False,
+        topic_partitions=settings.topic_partitions,
+        topic_replication_factor=settings.topic_replication,
+        topic_allow_declare=True,
+        table_standby_replicas=0,
+        processing_guarantee="at_least_once",
+        broker_rebalance_timeout=settings.rebalance_timeout_s,
+        broker_session_timeout=settings.session_timeout_s,
+        broker_heartbeat_interval=settings.heartbeat_interval_s,
+        broker_commit_interval=timedelta(seconds=1),
+        producer_linger=0.0,
+        producer_max_batch_size=1 if settings.one_record_per_batch else 16384,
+        consumer_auto_offset_reset="earliest",
+        web_enabled=settings.web_enabled,
+        web_port=settings.web_port,
+        web_host="127.0.0.1",
+        value_serializer=codec.CODEC_NAME,
+        key_serializer="raw",
+    )

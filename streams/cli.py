@@ -1,0 +1,223 @@
+"""`contraflow`: the command line. Every subcommand reads Settings (CONTRAFLOW_*), and
+its flags override them. Errors a user can fix end as one line on stderr, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from streams.settings import Settings
+
+EXIT_USER_ERROR = 2
+
+
+class CLIError(RuntimeError):
+    """An error the user can fix; printed as one line."""
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {}
+    if getattr(args, "broker", None):
+        url = args.broker if "://" in args.broker else f"kafka://{args.broker}"
+        overrides["broker_url"] = url
+    if getattr(args, "model", None):
+        overrides["nli_model"] = args.model
+    if getattr(args, "web_port", None):
+        overrides["web_port"] = args.web_port
+    return Settings(**overrides)
+
+
+def _add_broker(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", help="Kafka bootstrap server, host:port (default: CONTRAFLOW_BROKER_URL)")
+
+
+# -- broker -------------------------------------------------------------------------
+
+
+def cmd_broker(args: argparse.Namespace) -> int:
+    import time
+
+    from streams.broker import TansuBroker
+
+    with TansuBroker(port=args.port or None) as broker:
+        print(f"Tansu broker on {broker.bootstrap} (memory only). Use --broker {broker.bootstrap}. Ctrl-C stops it.")
+        try:
+            while broker.running:
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            return 0
+    raise CLIError("the broker exited on its own")
+
+
+# -- worker -------------------------------------------------------------------------
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    import faust
+
+    from agents.worker import build_worker
+    from streams.kafka import ensure_topics
+    from topics.catalog import ALL_TOPICS
+
+    settings = _settings(args)
+    app = build_worker(settings)
+    asyncio.run(ensure_topics(settings, ALL_TOPICS))
+    worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
+    worker.execute_from_commandline()
+    return 0
+
+
+# -- send ---------------------------------------------------------------------------
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if not path.is_file():
+        raise CLIError(f"no such file: {path}")
+    lines = [line.strip() for line in path.read_bytes().splitlines() if line.strip()]
+    from streams.kafka import produce_lines
+
+    sent = asyncio.run(produce_lines(_settings(args), args.topic, lines, args.key_field))
+    print(f"sent {sent} records to {args.topic}")
+    return 0
+
+
+# -- tail ---------------------------------------------------------------------------
+
+
+async def tail_topics(
+    settings: Settings, topics: list[str], emit: Callable[[str, dict], None], limit: int | None, idle_s: float | None
+) -> int:
+    """Print events from `topics` until `limit` events or `idle_s` seconds without one."""
+    from streams.kafka import OutputReader
+
+    seen = 0
+    async with OutputReader(settings, topics) as reader:
+        while limit is None or seen < limit:
+            records = await reader.poll(idle_s if idle_s is not None else 3600.0)
+            if not records and idle_s is not None:
+                break
+            for topic, _key, value in records[: None if limit is None else limit - seen]:
+                emit(topic, orjson.loads(value) if value else {})
+                seen += 1
+    return seen
+
+
+def cmd_tail(args: argparse.Namespace) -> int:
+    from streams.render import render
+    from topics.catalog import OUTPUT_TOPICS
+
+    topics = args.topics or [spec.name for spec in OUTPUT_TOPICS if spec.name != "contraflow.scores" or args.scores]
+
+    def emit(topic: str, event: dict) -> None:
+        print(
+            orjson.dumps({"topic": topic, "event": event}).decode() if args.json else render(topic, event), flush=True
+        )
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(tail_topics(_settings(args), topics, emit, args.limit, args.idle))
+    return 0
+
+
+# -- demo, schemas, nli -------------------------------------------------------------
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from streams.demo import run_demo
+
+    return run_demo(_settings(args), timeout_s=args.timeout, show_scores=args.scores)
+
+
+def cmd_schemas(args: argparse.Namespace) -> int:
+    from models.schema import check_schemas, write_schemas
+
+    out = Path(args.out)
+    if args.check:
+        stale = check_schemas(out)
+        if stale:
+            raise CLIError(f"schemas out of date: {', '.join(stale)}; run `contraflow schemas`")
+        print(f"schemas in {out} are current")
+        return 0
+    for path in write_schemas(out):
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_nli(args: argparse.Namespace) -> int:
+    from streams.nli import commands
+
+    return commands.run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="contraflow",
+        description="Watch LLM conversations on Kafka and publish contradiction events and drift alerts.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("broker", help="run the bundled Tansu broker on loopback (memory only)")
+    p.add_argument("--port", type=int, default=9092, help="TCP port on 127.0.0.1 (default 9092; 0 picks a free one)")
+    p.set_defaults(func=cmd_broker)
+
+    p = sub.add_parser("worker", help="run a stream-processing worker")
+    _add_broker(p)
+    p.add_argument("--model", help="NLI model: 'builtin', a local directory, or a cached Hugging Face id")
+    p.add_argument("--web-port", type=int, help="port of the worker's web server (default 6066)")
+    p.add_argument("--loglevel", default="warning", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=cmd_worker)
+
+    p = sub.add_parser("send", help="produce a JSONL file, one record per line")
+    p.add_argument("file", help="JSONL file (one event per line)")
+    _add_broker(p)
+    p.add_argument("--topic", default="contraflow.turns", help="topic to send to (default contraflow.turns)")
+    p.add_argument("--key-field", default="session_id", help="field whose value is the record key")
+    p.set_defaults(func=cmd_send)
+
+    p = sub.add_parser("tail", help="print output events as they arrive")
+    _add_broker(p)
+    p.add_argument("topics", nargs="*", help="topics to follow (default: conflicts, alerts, dead letters)")
+    p.add_argument("--scores", action="store_true", help="also follow contraflow.scores")
+    p.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
+    p.add_argument("--limit", type=int, help="stop after this many events")
+    p.add_argument("--idle", type=float, help="stop after this many seconds without an event")
+    p.set_defaults(func=cmd_tail)
+
+    p = sub.add_parser("demo", help="start a broker and a worker, send sample conversations, print what comes out")
+    p.add_argument("--model", help="NLI model (default: the shipped one)")
+    p.add_argument("--timeout", type=float, default=180.0, help="give up after this many seconds")
+    p.add_argument("--scores", action="store_true", help="print per-turn scores too")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("schemas", help="export the JSON Schema of every event")
+    p.add_argument("--out", default="docs/schemas", help="output folder (default docs/schemas)")
+    p.add_argument("--check", action="store_true", help="only check that the files are current")
+    p.set_defaults(func=cmd_schemas)
+
+    p = sub.add_parser("nli", help="train, evaluate, export and calibrate NLI models")
+    from streams.nli.commands import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=cmd_nli)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)  # its connection errors are reported by us
+    try:
+        return args.func(args)
+    except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, TansuError …
+        print(f"contraflow {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""Fine-tuning a compact NLI cross-encoder on CPU (or GPU when there is one).
+
+The head predicts (entailment, neutral, contradiction). Two-class pairs such as DECODE's
+``non_contradiction`` are trained with the marginal likelihood of their label set, so they
+teach "not a contradiction" without pretending to know which of the other two it is.
+
+Batches are bucketed by length (shuffle, sort within mega-batches, shuffle the batches),
+which cuts padding several-fold on mixed-length data. Everything random derives from the
+seed; a checkpoint holds model, optimiser, schedule and the position in the epoch, so a
+resumed run continues the very same sequence of batches.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+from pydantic import BaseModel, Field
+from tqdm import tqdm
+
+from streams.nli.data import LABEL_SETS, NLI_LABELS, load_examples
+
+CHECKPOINT_NAME = "checkpoint.pt"
+
+
+class TrainConfig(BaseModel):
+    """Everything that decides the trained model; written next to it."""
+
+    backbone: str = Field(description="local directory of a Hugging Face encoder")
+    train_files: list[str]
+    output_dir: str
+    epochs: float = 2.0
+    batch_size: int = 32
+    max_length: int = 128
+    learning_rate: float = 5e-5
+    weight_decay: float = 0.01
+    warmup_ratio: float = 0.06
+    seed: int = 13
+    bf16: bool = False
+    threads: int = 0
+    checkpoint_every: int = 300
+    freeze_word_embeddings: bool = True
+    drop_longer: bool = True
+    mega_batch: int = 64
+
+
+def _label_masks(labels: list[str]) -> torch.Tensor:
+    mask = torch.zeros(len(labels), len(NLI_LABELS), dtype=torch.bool)
+    for row, label in enumerate(labels):
+        for allowed in LABEL_SETS[label]:
+            mask[row, NLI_LABELS.index(allowed)] = True
+    return mask
+
+
+def label_set_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """-log P(label in allowed set); plain cross-entropy when the set has one label."""
+    log_probs = torch.log_softmax(logits.float(), dim=-1)
+    kept = log_probs.masked_fill(~allowed, float("-inf"))
+    return -(torch.logsumexp(kept, dim=-1)).mean()
+
+
+def bucketed_batches(lengths: list[int], batch_size: int, mega: int, seed: int) -> list[list[int]]:
+    """Index batches of similar length, in a seeded order."""
+    rng = random.Random(seed)
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    batches: list[list[int]] = []
+    span = batch_size * mega
+    for start in range(0, len(order), span):
+        chunk = sorted(order[start : start + span], key=lambda i: lengths[i])
+        batches.extend(chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def train(config: TrainConfig, log: Callable[[str], None] = print) -> Path:
+    """Train (or resume) and save a Hugging Face model directory; returns its path."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    out = Path(config.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _seed_everything(config.seed)
+
+    tokenizer = AutoTokenizer.from_pretrained(config.backbone)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        config.backbone,
+        num_labels=len(NLI_LABELS),
+        id2label=dict(enumerate(NLI_LABELS)),
+        label2id={label: i for i, label in enumerate(NLI_LABELS)},
+    )
+
+    if config.freeze_word_embeddings:
+        model.get_input_embeddings().weight.requires_grad_(False)
+
+    examples = load_examples(config.train_files)
+    if config.drop_longer:
+        # A premise cut at max_length often loses the evidence its label rests on.
+        full = tokenizer([e.premise for e in examples], [e.hypothesis for e in examples])["input_ids"]
+        examples = [e for e, ids in zip(examples, full, strict=True) if len(ids) <= config.max_length]
+    log(f"{len(examples)} training pairs from {len(config.train_files)} files")
+    tokens = tokenizer(
+        [e.premise for e in examples],
+        [e.hypothesis for e in examples],
+        truncation=True,
+        max_length=config.max_length,
+    )
+    encoded, segments = tokens["input_ids"], tokens["token_type_ids"]
+    lengths = [len(ids) for ids in encoded]
+    masks = _label_masks([e.label for e in examples])
+
+    steps_per_epoch = math.ceil(len(examples) / config.batch_size)
+    total_steps = int(steps_per_epoch * config.epochs)
+    warmup = int(total_steps * config.warmup_ratio)
+    no_decay = ("bias", "LayerNorm.weight")
+    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    groups = [
+        {"params": [p for n, p in trainable if not n.endswith(no_decay)], "weight_decay": config.weight_decay},
+        {"params": [p for n, p in trainable if n.endswith(no_decay)], "weight_decay": 0.0},
+    ]
+    optimizer = torch.optim.AdamW(groups, lr=config.learning_rate)
+
+    def schedule(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / max(1, warmup)
+        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+
+    step = 0
+    checkpoint = out / CHECKPOINT_NAME
+    if checkpoint.exists():
+        state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        if state["config"] != config.model_dump(exclude={"threads"}):
+            raise ValueError(f"{checkpoint} was written with another configuration; remove it to start anew")
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        torch.set_rng_state(state["torch_rng"])
+        step = state["step"]
+        log(f"resuming at step {step} of {total_steps}")
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)
+    model.train()
+    autocast_dtype = torch.bfloat16 if config.bf16 else None
+    pad_id = tokenizer.pad_token_id or 0
+
+    def save_checkpoint() -> None:
+        state = {
+            "config": config.model_dump(exclude={"threads"}),
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "torch_rng": torch.get_rng_state(),
+            "step": step,
+        }
+        torch.save(state, checkpoint.with_suffix(".tmp"))
+        checkpoint.with_suffix(".tmp").replace(checkpoint)
+
+    progress = tqdm(total=total_steps, initial=step, desc="nli train", unit="batch")
+    started = time.monotonic()
+    running = 0.0
+    while step < total_steps:
+        epoch, offset = divmod(step, steps_per_epoch)
+        batches = bucketed_batches(lengths, config.batch_size, config.mega_batch, config.seed + epoch)
+        for batch in batches[offset:]:
+            if step >= total_steps:
+                break
+            width = max(lengths[i] for i in batch)
+            ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
+            attention = torch.zeros((len(batch), width), dtype=torch.long)
+            types = torch.zeros((len(batch), width), dtype=torch.long)
+            for row, i in enumerate(batch):
+                seq = encoded[i]
+                ids[row, : len(seq)] = torch.tensor(seq)
+                attention[row, : len(seq)] = 1
+                types[row, : len(seq)] = torch.tensor(segments[i])
+            inputs = {"input_ids": ids, "attention_mask": attention, "token_type_ids": types}
+            inputs = {k: v.to(device) for k, v in inputs.items()}
+            with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
+                logits = model(**inputs).logits
+            loss = label_set_loss(logits, masks[batch].to(device))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            step += 1
+            running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+            progress.update(1)
+            progress.set_postfix(loss=f"{running:.3f}", epoch=epoch)
+            if step % config.checkpoint_every == 0:
+                save_checkpoint()
+    progress.close()
+
+    model.eval()
+    model.save_pretrained(out / "hf")
+    tokenizer.save_pretrained(out / "hf")
+    (out / "train_config.json").write_text(json.dumps(config.model_dump(), indent=2))
+    log(f"trained {total_steps} steps in {time.monotonic() - started:.0f}s -> {out / 'hf'}")
+    return out / "hf"

@@ -1,0 +1,90 @@
+"""All of contraflow's settings, in one place (environment prefix `CONTRAFLOW_`).
+
+The defaults are the embedded ones: a broker on loopback, data under ./.contraflow and
+the NLI model shipped inside the package.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+BUILTIN_MODEL = "builtin"
+BUILTIN_MODEL_DIR = Path(__file__).resolve().parent / "nli" / "assets" / "contraflow-nli-minilm-l6"
+
+
+class NLIBackend(StrEnum):
+    auto = "auto"
+    onnx = "onnx"
+    transformers = "transformers"
+
+
+class Settings(BaseSettings):
+    """contraflow settings; every field can be set as CONTRAFLOW_<FIELD_NAME>."""
+
+    model_config = SettingsConfigDict(env_prefix="CONTRAFLOW_", extra="ignore")
+
+    # Kafka
+    broker_url: str = Field(
+        "kafka://127.0.0.1:9092", description="Kafka bootstrap server(s), kafka://host:port[;host:port]"
+    )
+    broker_security_protocol: str = Field("PLAINTEXT", description="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
+    broker_sasl_mechanism: str | None = Field(None, description="PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
+    broker_sasl_username: str | None = None
+    broker_sasl_password: str | None = None
+    broker_ssl_cafile: str | None = Field(None, description="CA bundle for SSL / SASL_SSL")
+    app_id: str = Field("contraflow", description="faust app id: consumer group and table prefix")
+    topic_partitions: int = Field(4, ge=1, description="partitions of the topics contraflow creates")
+    topic_replication: int = Field(1, ge=1, description="replication factor of created topics")
+    one_record_per_batch: bool = Field(
+        False, description="producer sends each record alone (needed by the local Tansu broker for table recovery)"
+    )
+    rebalance_timeout_s: float = Field(5.0, gt=0)
+    session_timeout_s: float = Field(10.0, gt=0)
+    heartbeat_interval_s: float = Field(3.0, gt=0)
+    web_enabled: bool = Field(True, description="faust's web server (metrics and health)")
+    web_port: int = Field(6066, ge=1, le=65535)
+
+    # Storage
+    data_dir: Path = Field(Path(".contraflow"), description="local state: worker data and the embedded store")
+
+    # NLI
+    nli_model: str = Field(
+        BUILTIN_MODEL, description="'builtin', a local model directory, or a Hugging Face id in the local cache"
+    )
+    nli_backend: NLIBackend = Field(
+        NLIBackend.auto, description="auto: ONNX when the model has model.onnx, else transformers"
+    )
+    nli_max_batch: int = Field(32, ge=1, description="micro-batcher: most pairs in one forward pass")
+    nli_max_wait_ms: float = Field(10.0, ge=0, description="micro-batcher: longest wait for a batch to fill")
+    nli_max_length: int = Field(256, ge=16, description="token limit of one premise+hypothesis pair")
+    nli_threads: int = Field(0, ge=0, description="CPU threads for the model (0: the runtime's default)")
+
+    # Turn pipeline
+    stride: int = Field(2, ge=1, description="evaluate every stride-th adjacent advice pair (seed 000)")
+    k_conflict_caution: float = Field(0.05, ge=0, le=1, description="K_Conflict at or above this is caution")
+    k_conflict_failure: float = Field(0.10, ge=0, le=1, description="K_Conflict above this is failure")
+    advice_history: int = Field(20, ge=1, description="advice items a session keeps")
+    max_text_chars: int = Field(20_000, ge=1, description="longer turn texts go to the dead-letter topic")
+    deadletter_max_bytes: int = Field(8192, ge=0, description="raw bytes kept in a dead letter")
+    dedup_window: int = Field(256, ge=1, description="recent event ids a session remembers")
+
+    @model_validator(mode="after")
+    def _thresholds_ordered(self) -> Settings:
+        if self.k_conflict_caution > self.k_conflict_failure:
+            raise ValueError("k_conflict_caution must not exceed k_conflict_failure")
+        return self
+
+    @property
+    def nli_model_path(self) -> str:
+        """The model location: the shipped directory for 'builtin', else as given."""
+        return str(BUILTIN_MODEL_DIR) if self.nli_model == BUILTIN_MODEL else self.nli_model
+
+    @property
+    def bootstrap_servers(self) -> list[str]:
+        """host:port entries of broker_url."""
+        url = self.broker_url.split("://", 1)[-1]
+        return [part.strip() for part in url.replace(",", ";").split(";") if part.strip()]

@@ -1,0 +1,67 @@
+"""Every topic contraflow reads or writes: name, key, value event, retention.
+
+The one place topic names live; the worker creates them on start."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from models.events import ConflictEvent, DeadLetter, DriftAlert, ScoreEvent, TurnEvent
+
+DAY_MS = 24 * 60 * 60 * 1000
+
+
+class TopicSpec(BaseModel):
+    """One topic: its name, what its key holds, the event of its values, and retention."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    name: str
+    key: str
+    value: type[BaseModel]
+    direction: str
+    retention_ms: int = 7 * DAY_MS
+    description: str
+
+
+TURNS = TopicSpec(
+    name="contraflow.turns",
+    key="session_id",
+    value=TurnEvent,
+    direction="input",
+    description="conversation turns from the chat systems",
+)
+CONFLICTS = TopicSpec(
+    name="contraflow.conflicts",
+    key="session_id (turns) or subject (knowledge)",
+    value=ConflictEvent,
+    direction="output",
+    retention_ms=30 * DAY_MS,
+    description="every detected contradiction",
+)
+SCORES = TopicSpec(
+    name="contraflow.scores",
+    key="session_id",
+    value=ScoreEvent,
+    direction="output",
+    description="per-assistant-turn metric snapshot of a session",
+)
+ALERTS = TopicSpec(
+    name="contraflow.alerts",
+    key="session_id, model or tenant",
+    value=DriftAlert,
+    direction="output",
+    retention_ms=30 * DAY_MS,
+    description="drift alerts: K_Conflict status changes and other drift signals",
+)
+DEADLETTER = TopicSpec(
+    name="contraflow.deadletter",
+    key="the input record's key",
+    value=DeadLetter,
+    direction="output",
+    retention_ms=30 * DAY_MS,
+    description="inputs that could not be processed, with the error",
+)
+
+ALL_TOPICS: tuple[TopicSpec, ...] = (TURNS, CONFLICTS, SCORES, ALERTS, DEADLETTER)
+OUTPUT_TOPICS: tuple[TopicSpec, ...] = tuple(t for t in ALL_TOPICS if t.direction == "output")
