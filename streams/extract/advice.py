@@ -14,7 +14,7 @@ _RECOMMENDATION = re.compile(
     r"it(?:'s|\s+is)\s+(?:important|best|advisable|recommended|safe|fine|okay|ok|essential|necessary|crucial)\s+to|"
     r"(?:is|are)\s+(?:recommended|advised|contraindicated|not\s+recommended)|"
     r"make\s+sure|be\s+sure\s+to|try\s+to|please|don't|do\s+not|never|avoid|refrain\s+from|"
-    r"(?:should|must)\s+(?:not\s+)?(?:take|avoid|stop|start|continue|use|be)|"
+    r"(?:should|must)\s+(?:not\s+)?(?:take|avoid|stop|start|continue|use)|"
     r"safe\s+to|recommended\s+dose)\b",
     re.IGNORECASE,
 )
@@ -38,6 +38,10 @@ _DOSING = re.compile(
 )
 
 
+# "Sleep problems are common": a verb-like first word used as a noun subject.
+_NOUN_SUBJECT = re.compile(r"^\w+\s+(?:\w+\s+)?(?:is|are|was|were|can|could|may|might|has|have|had)\b", re.IGNORECASE)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences and list items of a response, stripped, empty ones dropped."""
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
@@ -46,7 +50,8 @@ def split_sentences(text: str) -> list[str]:
 def is_advice(sentence: str) -> bool:
     """Whether a sentence recommends, prescribes or forbids an action."""
     core = sentence.strip().lstrip("-*\u2022 ").strip()
-    return bool(_RECOMMENDATION.search(core) or _IMPERATIVE.search(core) or _DOSING.search(core))
+    imperative = bool(_IMPERATIVE.search(core)) and not _NOUN_SUBJECT.search(core)
+    return bool(imperative or _RECOMMENDATION.search(core) or _DOSING.search(core))
 
 
 def extract_advice(text: str) -> str:

@@ -1,0 +1,79 @@
+"""Real model-loading code on a tiny model built at test time."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from streams.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
+from streams.settings import NLIBackend, Settings
+from tests.conftest import build_tiny_model
+
+PAIRS = [
+    ("A man plays a guitar on stage.", "A man performs music."),
+    ("The patient takes warfarin.", "The patient takes no anticoagulant at all, ever, under any circumstances."),
+    ("Short.", "Also short."),
+]
+
+
+def test_transformers_scorer_returns_probabilities_in_input_order(tiny_model: Path) -> None:
+    scorer = load_scorer(str(tiny_model), NLIBackend.transformers, batch_size=2)
+    assert isinstance(scorer, TransformersScorer)
+    probs = scorer.score(PAIRS)
+    assert probs.shape == (3, 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+    # sorting by length and batching must not change any pair's result
+    for i, pair in enumerate(PAIRS):
+        np.testing.assert_allclose(scorer.score([pair])[0], probs[i], atol=1e-5)
+
+
+def test_onnx_int8_scorer_agrees_with_torch(tiny_model: Path, tiny_onnx: Path) -> None:
+    onnx = load_scorer(str(tiny_onnx))
+    assert isinstance(onnx, OnnxScorer)
+    torch_probs = load_scorer(str(tiny_model), NLIBackend.transformers).score(PAIRS)
+    np.testing.assert_allclose(onnx.score(PAIRS), torch_probs, atol=0.05)
+
+
+def test_label_order_is_read_from_the_model_config(tiny_model: Path, tmp_path: Path) -> None:
+    """A model whose head lists contradiction first gives the same canonical columns."""
+    permuted = {0: "CONTRADICTION", 1: "ENTAILMENT", 2: "NEUTRAL"}
+    other = build_tiny_model(tmp_path / "permuted", permuted)
+    assert label_order({"id2label": {str(k): v for k, v in permuted.items()}}, "x") == [1, 2, 0]
+    scorer = load_scorer(str(other), NLIBackend.transformers)
+    import torch
+
+    with torch.inference_mode():
+        enc = scorer.tokenizer([PAIRS[0][0]], [PAIRS[0][1]], return_tensors="pt")
+        raw = torch.softmax(scorer.model(**enc).logits, -1)[0].numpy()
+    np.testing.assert_allclose(scorer.score([PAIRS[0]])[0], raw[[1, 2, 0]], atol=1e-5)
+
+
+def test_empty_input_gives_empty_output(tiny_onnx: Path) -> None:
+    assert load_scorer(str(tiny_onnx)).score([]).shape == (0, 3)
+
+
+@pytest.mark.parametrize("location", ["/nonexistent/model", "some-org/not-cached-model"])
+def test_missing_model_is_one_clear_error(location: str) -> None:
+    with pytest.raises(NLIModelError, match="Nothing is downloaded"):
+        load_scorer(location)
+
+
+def test_a_file_that_is_not_a_model_is_one_clear_error(tmp_path: Path, tiny_onnx: Path) -> None:
+    not_a_file = tmp_path / "weights.bin"
+    not_a_file.write_bytes(b"\x00" * 64)
+    with pytest.raises(NLIModelError, match="not a model directory"):
+        load_scorer(str(not_a_file))
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny_onnx, broken)
+    (broken / "model.onnx").write_bytes(b"not an onnx graph")
+    with pytest.raises(NLIModelError, match="not a loadable ONNX model"):
+        load_scorer(str(broken))
+    (broken / "config.json").write_text('{"id2label": {"0": "yes", "1": "no"}}')
+    with pytest.raises(NLIModelError, match="cannot find the 'entailment' label"):
+        load_scorer(str(broken))
+
+
+def test_builtin_setting_points_into_the_package() -> None:
+    assert Settings(nli_model="builtin").nli_model_path.endswith("streams/nli/assets/contraflow-nli-minilm-l6")
+    assert Settings(nli_model="/x/y").nli_model_path == "/x/y"

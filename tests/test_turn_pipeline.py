@@ -1,0 +1,141 @@
+"""The turn pipeline with a scripted NLI function (the NLI model is not under test here:
+its verdicts are given, and the pipeline's counting, sampling and events are checked)."""
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from models.events import Role, TurnEvent
+from models.state import SessionState
+from streams.turns import TurnPipeline, TurnSettings
+
+ENTAIL = [0.9, 0.08, 0.02]
+CONTRA = [0.02, 0.08, 0.9]
+NEAR_CONTRA = [0.30, 0.36, 0.34]  # contradiction is high but not the argmax
+
+
+class ScriptedNLI:
+    """Returns a row per hypothesis keyword; records what it was asked."""
+
+    def __init__(self, rows: dict[str, list[float]]) -> None:
+        self.rows = rows
+        self.calls: list[tuple[str, str]] = []
+
+    async def __call__(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        self.calls.extend(pairs)
+        out = []
+        for _, hypothesis in pairs:
+            row = next((r for word, r in self.rows.items() if word in hypothesis), ENTAIL)
+            out.append(row)
+        return np.array(out, dtype=np.float32)
+
+
+def turn(
+    index: int, text: str, role: Role = Role.assistant, session: str = "s1", event_id: str | None = None
+) -> TurnEvent:
+    return TurnEvent(
+        event_id=event_id or f"{session}-{index}",
+        session_id=session,
+        turn_index=index,
+        role=role,
+        text=text,
+        ts=datetime(2026, 11, 22, 9, index, tzinfo=UTC),
+        model="m",
+        tenant="t",
+    )
+
+
+async def run(pipeline: TurnPipeline, turns: list[TurnEvent], state: SessionState | None = None):
+    outcomes = []
+    for t in turns:
+        outcome = await pipeline.process(state, t)
+        state = outcome.state
+        outcomes.append(outcome)
+    return state, outcomes
+
+
+async def test_every_assistant_turn_gets_a_score_and_user_turns_none() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    turns = [
+        turn(0, "hi", Role.user),
+        turn(1, "Take aspirin daily."),
+        turn(2, "ok?", Role.user),
+        turn(3, "Keep taking aspirin."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert [len(o.scores) for o in outcomes] == [0, 1, 0, 1]
+    assert state.turn_count == 4 and state.assistant_turns == 2 and state.evaluated_pairs == 1
+
+
+async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
+    nli = ScriptedNLI({})
+    pipeline = TurnPipeline(nli, TurnSettings(stride=2))
+    turns = [turn(i, f"Take drug {i} daily.") for i in range(5)]  # 4 adjacent pairs
+    state, outcomes = await run(pipeline, turns)
+    assert [o.scores[0].pair_evaluated for o in outcomes] == [False, True, False, True, False]
+    assert nli.calls == [("Take drug 0 daily.", "Take drug 1 daily."), ("Take drug 2 daily.", "Take drug 3 daily.")]
+    assert state.evaluated_pairs == 2
+
+
+async def test_pair_without_advice_on_either_side_is_not_evaluated() -> None:
+    nli = ScriptedNLI({})
+    pipeline = TurnPipeline(nli, TurnSettings(stride=1))
+    turns = [turn(0, "Take aspirin daily."), turn(1, "That sounds difficult."), turn(2, "Stop aspirin now.")]
+    state, outcomes = await run(pipeline, turns)
+    assert [o.scores[0].pair_evaluated for o in outcomes] == [False, False, False]
+    assert nli.calls == [] and state.evaluated_pairs == 0
+    assert outcomes[1].scores[0].advice == ""
+
+
+async def test_only_the_argmax_contradiction_verdict_counts() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({"Stop": NEAR_CONTRA, "Never": CONTRA}), TurnSettings(stride=1))
+    turns = [turn(0, "Take aspirin daily."), turn(1, "Stop aspirin now."), turn(2, "Never take aspirin.")]
+    state, outcomes = await run(pipeline, turns)
+    assert state.evaluated_pairs == 2 and state.contradictions == 1
+    assert outcomes[1].conflicts == []
+    [conflict] = outcomes[2].conflicts
+    assert conflict.claim_a.text == "Stop aspirin now." and conflict.claim_a.turn_index == 1
+    assert conflict.claim_b.text == "Never take aspirin." and conflict.claim_b.turn_index == 2
+    assert conflict.nli_ab.contradiction == np.float32(0.9)
+    assert conflict.kind == "turn_self_contradiction" and conflict.session_id == "s1"
+    assert outcomes[2].scores[0].k_conflict == 0.5
+
+
+async def test_alerts_fire_on_each_status_change_only() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    texts = ["Take aspirin daily.", "Never take aspirin."] + ["Take aspirin daily."] * 20
+    state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    alerts = [(o.state.evaluated_pairs, a.previous_status, a.status) for o in outcomes for a in o.alerts]
+    # 1/1 = 1.0 failure; 1/10 = 0.10 is still caution; 1/21 < 0.05 is pass again
+    assert alerts == [(1, "pass", "failure"), (10, "failure", "caution"), (21, "caution", "pass")]
+    assert state.status == "pass"
+
+
+async def test_repeated_event_or_old_turn_changes_nothing() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    state, _ = await run(pipeline, [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")])
+    again = await pipeline.process(state, turn(1, "Never take aspirin."))
+    older = await pipeline.process(state, turn(0, "Something else entirely.", event_id="new-id"))
+    same_id = await pipeline.process(state, turn(5, "Never take aspirin.", event_id="s1-1"))
+    for outcome in (again, older, same_id):
+        assert outcome.duplicate
+        assert outcome.state == state
+        assert not (outcome.scores or outcome.conflicts or outcome.alerts)
+
+
+async def test_outputs_have_deterministic_ids() -> None:
+    turns = [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")]
+    first = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1)), turns)
+    second = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1)), turns)
+    ids = [[e.model_dump() for e in o.scores + o.conflicts + o.alerts] for o in first[1]]
+    assert ids == [[e.model_dump() for e in o.scores + o.conflicts + o.alerts] for o in second[1]]
+    assert first[1][1].conflicts[0].conflict_id.startswith("conflict-")
+
+
+async def test_input_state_is_not_mutated() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    state, _ = await run(pipeline, [turn(0, "Take aspirin daily.")])
+    before = state.model_dump()
+    await pipeline.process(state, turn(1, "Keep taking aspirin."))
+    assert state.model_dump() == before
