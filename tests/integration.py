@@ -1,0 +1,79 @@
+"""Helpers for tests that run a real worker process against the session's Tansu broker."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import orjson
+
+from streams.broker import free_port
+from streams.kafka import OutputReader, ensure_topics, produce_lines
+from streams.settings import Settings
+from streams.worker_process import WorkerProcess
+from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, TURNS
+
+
+def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, **extra: object) -> dict[str, object]:
+    return {
+        "broker_url": broker_url,
+        "app_id": app_id,
+        "nli_model": str(model),
+        "nli_backend": "transformers",
+        "one_record_per_batch": True,
+        "topic_partitions": 2,
+        "rebalance_timeout_s": 3,
+        "session_timeout_s": 6,
+        "heartbeat_interval_s": 1,
+        "web_port": free_port(),
+        "data_dir": data_dir,
+        "stride": 1,
+        **extra,
+    }
+
+
+def start_worker(overrides: dict[str, object], log: Path) -> WorkerProcess:
+    settings = Settings(**overrides)
+    asyncio.run(ensure_topics(settings, ALL_TOPICS))
+    return WorkerProcess(overrides, log, loglevel="info").start()
+
+
+def turn_line(session: str, index: int, text: str, role: str = "assistant", event_id: str | None = None) -> bytes:
+    return orjson.dumps(
+        {
+            "event_id": event_id or f"{session}-{index}",
+            "session_id": session,
+            "turn_index": index,
+            "role": role,
+            "text": text,
+            "ts": "2026-11-22T09:00:00Z",
+            "model": "model-under-test",
+        }
+    )
+
+
+def send(settings: Settings, lines: list[bytes]) -> None:
+    asyncio.run(produce_lines(settings, TURNS.name, lines))
+
+
+def collect(settings: Settings, worker: WorkerProcess, done, timeout_s: float = 120.0) -> dict[str, list[dict]]:
+    """All output events so far, read from the beginning until `done(events)` or timeout."""
+
+    async def read() -> dict[str, list[dict]]:
+        events: dict[str, list[dict]] = defaultdict(list)
+        deadline = time.monotonic() + timeout_s
+        async with OutputReader(settings, [spec.name for spec in OUTPUT_TOPICS]) as reader:
+            while not done(events):
+                if time.monotonic() > deadline:
+                    raise AssertionError(
+                        f"timed out; got { {k: len(v) for k, v in events.items()} }\n{worker.log_tail()}"
+                    )
+                if not worker.alive:
+                    raise AssertionError(f"worker died:\n{worker.log_tail()}")
+                for topic, _key, value in await reader.poll(1.0):
+                    events[topic].append(orjson.loads(value))
+        return events
+
+    return asyncio.run(read())
