@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=5e-5)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    p.add_argument("--stop-after", type=int, help="stop after this many steps (checkpointed; rerun to resume)")
 
     p = sub.add_parser("eval", help="accuracy, per-class P/R/F1, contradiction F1 and confusion matrix")
     p.add_argument("files", nargs="+", help="labelled JSONL files")
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
         )
-        train(config)
+        train(config, stop_after=args.stop_after)
         return 0
     if args.nli_command == "eval":
         from streams.nli.evaluate import evaluate_file, format_report

@@ -83,8 +83,11 @@ def _seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def train(config: TrainConfig, log: Callable[[str], None] = print) -> Path:
-    """Train (or resume) and save a Hugging Face model directory; returns its path."""
+def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: int | None = None) -> Path | None:
+    """Train (or resume) and save a Hugging Face model directory; returns its path.
+
+    `stop_after` ends this run after that many steps with a checkpoint written (None
+    returned); running again resumes where it stopped."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     if config.threads:
@@ -172,11 +175,12 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> Path:
     progress = tqdm(total=total_steps, initial=step, desc="nli train", unit="batch")
     started = time.monotonic()
     running = 0.0
-    while step < total_steps:
+    last_step = total_steps if stop_after is None else min(total_steps, step + stop_after)
+    while step < last_step:
         epoch, offset = divmod(step, steps_per_epoch)
         batches = bucketed_batches(lengths, config.batch_size, config.mega_batch, config.seed + epoch)
         for batch in batches[offset:]:
-            if step >= total_steps:
+            if step >= last_step:
                 break
             width = max(lengths[i] for i in batch)
             ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
@@ -201,9 +205,12 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> Path:
             running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
             progress.update(1)
             progress.set_postfix(loss=f"{running:.3f}", epoch=epoch)
-            if step % config.checkpoint_every == 0:
+            if step % config.checkpoint_every == 0 or step == last_step:
                 save_checkpoint()
     progress.close()
+    if step < total_steps:
+        log(f"stopped at step {step} of {total_steps}; run again to resume from {checkpoint}")
+        return None
 
     model.eval()
     model.save_pretrained(out / "hf")

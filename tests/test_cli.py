@@ -1,0 +1,63 @@
+"""The command line: help for every subcommand, and one readable error (no traceback)
+for the mistakes users make."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from streams.broker import free_port
+
+SUBCOMMANDS = ["broker", "worker", "send", "tail", "demo", "schemas", "nli", "nli train", "nli eval", "nli export"]
+
+
+def contraflow(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "streams.cli", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+@pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
+def test_help(command: str) -> None:
+    result = contraflow(*command.split(), "--help")
+    assert result.returncode == 0
+    assert "usage: contraflow" in result.stdout
+
+
+def assert_one_readable_error(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_wrong_broker_address(tiny_onnx: Path) -> None:
+    port = free_port()
+    result = contraflow("worker", "--broker", f"127.0.0.1:{port}", "--model", str(tiny_onnx))
+    assert_one_readable_error(result, "cannot reach the Kafka broker", f"127.0.0.1:{port}")
+    result = contraflow("tail", "--broker", f"127.0.0.1:{port}", "--idle", "1")
+    assert_one_readable_error(result, "cannot reach the Kafka broker")
+
+
+def test_missing_model() -> None:
+    result = contraflow("worker", "--model", "/no/such/model")
+    assert_one_readable_error(result, "NLI model not found", "/no/such/model", "CONTRAFLOW_NLI_MODEL")
+
+
+def test_send_missing_file(tmp_path: Path) -> None:
+    assert_one_readable_error(contraflow("send", str(tmp_path / "nope.jsonl")), "no such file")
+
+
+def test_eval_prints_the_report(tiny_onnx: Path, tmp_path: Path) -> None:
+    data = tmp_path / "dev.jsonl"
+    data.write_text(
+        '{"premise": "A dog runs.", "hypothesis": "An animal moves.", "label": "entailment"}\n'
+        '{"premise": "A dog runs.", "hypothesis": "A dog sleeps.", "label": "contradiction"}\n'
+    )
+    result = contraflow("nli", "eval", str(data), "--model", str(tiny_onnx))
+    assert result.returncode == 0, result.stderr
+    assert "accuracy" in result.stdout and "contradiction-vs-rest F1" in result.stdout
+    assert "confusion" in result.stdout

@@ -1,0 +1,115 @@
+"""Training, evaluation and calibration code on tiny data and the tiny model."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from streams.nli.calibrate import calibrate
+from streams.nli.data import NLIExample, load_examples
+from streams.nli.evaluate import report
+from streams.nli.train import TrainConfig, bucketed_batches, label_set_loss, train
+
+ROWS = [
+    ("A dog runs in the park.", "An animal is outside.", "entailment"),
+    ("A dog runs in the park.", "A cat sleeps indoors.", "contradiction"),
+    ("A woman reads a book.", "She is a teacher.", "neutral"),
+    ("i love hiking on weekends .", "I hate walking anywhere.", "contradiction"),
+    ("i have two kids .", "My kids are at school.", "non_contradiction"),
+]
+
+
+@pytest.fixture
+def train_file(tmp_path: Path) -> Path:
+    path = tmp_path / "train.jsonl"
+    path.write_text("".join(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in ROWS * 6))
+    return path
+
+
+def test_label_set_loss_is_cross_entropy_or_the_marginal() -> None:
+    logits = torch.tensor([[2.0, 0.5, -1.0], [2.0, 0.5, -1.0]])
+    allowed = torch.tensor([[True, False, False], [True, True, False]])
+    probs = torch.softmax(logits, -1)[0]
+    single = label_set_loss(logits[:1], allowed[:1]).item()
+    both = label_set_loss(logits[1:], allowed[1:]).item()
+    assert single == pytest.approx(-math.log(probs[0].item()), rel=1e-5)
+    assert both == pytest.approx(-math.log(probs[0].item() + probs[1].item()), rel=1e-5)
+
+
+def test_bucketed_batches_cover_every_example_once_and_are_seeded() -> None:
+    lengths = [(i * 37) % 100 for i in range(1000)]
+    batches = bucketed_batches(lengths, batch_size=32, mega=4, seed=1)
+    assert sorted(i for b in batches for i in b) == list(range(1000))
+    assert batches == bucketed_batches(lengths, batch_size=32, mega=4, seed=1)
+    assert batches != bucketed_batches(lengths, batch_size=32, mega=4, seed=2)
+    spread = np.mean([max(lengths[i] for i in b) - min(lengths[i] for i in b) for b in batches])
+    assert spread < 30  # similar lengths batch together
+
+
+def test_unknown_label_names_the_file_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"premise": "a", "hypothesis": "b", "label": "entailment"}\n{"premise": "a", "hypothesis": "b", "label": "maybe"}\n'
+    )
+    with pytest.raises(ValueError, match=r"bad.jsonl:2"):
+        load_examples([bad])
+    assert NLIExample(premise="a", hypothesis="b", label="Contradiction").is_contradiction
+
+
+def test_interrupted_training_resumes_to_the_same_model(tiny_model: Path, train_file: Path, tmp_path: Path) -> None:
+    def config(out: str) -> TrainConfig:
+        return TrainConfig(
+            backbone=str(tiny_model),
+            train_files=[str(train_file)],
+            output_dir=str(tmp_path / out),
+            epochs=2,
+            batch_size=4,
+            checkpoint_every=3,
+            threads=1,
+        )
+
+    straight = train(config("straight"), log=lambda _: None)
+    assert train(config("resumed"), log=lambda _: None, stop_after=5) is None
+    resumed = train(config("resumed"), log=lambda _: None)
+    assert straight is not None and resumed is not None
+    from safetensors.torch import load_file
+
+    a, b = load_file(straight / "model.safetensors"), load_file(resumed / "model.safetensors")
+    assert a.keys() == b.keys()
+    for key in a:
+        torch.testing.assert_close(a[key], b[key])
+    saved = json.loads((straight / "config.json").read_text())
+    assert saved["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
+
+
+def test_report_counts_a_hand_made_case() -> None:
+    gold = ["entailment", "neutral", "contradiction", "contradiction"]
+    probs = np.array([[0.8, 0.1, 0.1], [0.1, 0.1, 0.8], [0.1, 0.1, 0.8], [0.6, 0.3, 0.1]])
+    result = report("x", gold, probs)
+    assert result.accuracy == 0.5
+    assert result.confusion == [[1, 0, 0], [0, 0, 1], [1, 0, 1]]
+    assert result.per_class["contradiction"].precision == 0.5 and result.per_class["contradiction"].recall == 0.5
+    assert result.contradiction_f1 == 0.5
+
+
+def test_two_class_files_are_judged_contradiction_vs_not() -> None:
+    gold = ["contradiction", "non_contradiction", "non_contradiction"]
+    probs = np.array([[0.1, 0.1, 0.8], [0.1, 0.8, 0.1], [0.8, 0.1, 0.1]])
+    result = report("decode", gold, probs)
+    assert result.two_class and result.accuracy == 1.0 and result.contradiction_f1 == 1.0
+    assert result.confusion == [[1, 0], [0, 2]]
+
+
+def test_calibration_orders_the_three_sensitivities() -> None:
+    rng = np.random.default_rng(0)
+    flags = rng.random(2000) < 0.3
+    p = np.clip(np.where(flags, rng.normal(0.75, 0.2, 2000), rng.normal(0.2, 0.2, 2000)), 0, 1)
+    cal = calibrate(p, flags)
+    assert cal.strict <= cal.balanced <= cal.lenient
+    assert cal.strict_precision < 1.0 and cal.lenient_recall < 1.0
+    assert ((p >= cal.strict) & flags).sum() / flags.sum() >= 0.9
+    said = p >= cal.lenient
+    assert (said & flags).sum() / said.sum() >= 0.95
