@@ -51,9 +51,8 @@ def test_bucketed_batches_cover_every_example_once_and_are_seeded() -> None:
 
 def test_unknown_label_names_the_file_and_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(
-        '{"premise": "a", "hypothesis": "b", "label": "entailment"}\n{"premise": "a", "hypothesis": "b", "label": "maybe"}\n'
-    )
+    good = '{"premise": "a", "hypothesis": "b", "label": "entailment"}\n'
+    bad.write_text(good + '{"premise": "a", "hypothesis": "b", "label": "maybe"}\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:2"):
         load_examples([bad])
     assert NLIExample(premise="a", hypothesis="b", label="Contradiction").is_contradiction
