@@ -41,12 +41,12 @@ class TurnEvent(BaseModel):
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
 
-    event_id: str = Field(min_length=1, max_length=256)
-    session_id: str = Field(min_length=1, max_length=256)
-    turn_index: int = Field(ge=0)
+    event_id: str = Field(min_length=1, max_length=256, description="unique id of this turn; repeats are ignored")
+    session_id: str = Field(min_length=1, max_length=256, description="conversation id; also the record key")
+    turn_index: int = Field(ge=0, description="position in the conversation; at or below the last processed is ignored")
     role: Role
-    text: str
-    ts: datetime
+    text: str = Field(description="the turn's text (limit: CONTRAFLOW_MAX_TEXT_CHARS)")
+    ts: datetime = Field(description="when the turn happened, ISO 8601")
     tenant: str | None = None
     model: str | None = None
     candidates: list[str] = Field(default_factory=list, description="alternative sampled responses (NCP)")
@@ -90,7 +90,7 @@ class Resolution(BaseModel):
 class ConflictEvent(BaseModel):
     """A detected contradiction on `contraflow.conflicts`."""
 
-    conflict_id: str
+    conflict_id: str = Field(description="deterministic id from the inputs (drop duplicates by it)")
     kind: str = Field(description="turn_self_contradiction, knowledge or memory")
     scope: str = Field(description="adjacent (K_Conflict pair), global, or store")
     session_id: str | None = None
@@ -98,18 +98,18 @@ class ConflictEvent(BaseModel):
     model: str | None = None
     claim_a: Claim = Field(description="the earlier claim (NLI premise)")
     claim_b: Claim = Field(description="the later claim (NLI hypothesis)")
-    nli_ab: NLIProbabilities
-    nli_ba: NLIProbabilities | None = None
-    conflict_type: str = "factual"
-    severity: str = "medium"
+    nli_ab: NLIProbabilities = Field(description="NLI of (claim_a, claim_b)")
+    nli_ba: NLIProbabilities | None = Field(default=None, description="NLI of (claim_b, claim_a), when scored")
+    conflict_type: str = Field("factual", description="factual, temporal, methodological, scope or opinion")
+    severity: str = Field("medium", description="high (p(contradiction) >= 0.9), medium or low")
     resolution: Resolution | None = None
-    detected_at: datetime
+    detected_at: datetime = Field(description="event time of the later claim")
 
 
 class ScoreEvent(BaseModel):
     """Per-assistant-turn metric snapshot of a session on `contraflow.scores`."""
 
-    score_id: str
+    score_id: str = Field(description="deterministic id from session, event and turn")
     session_id: str
     turn_index: int
     event_id: str
@@ -128,7 +128,7 @@ class ScoreEvent(BaseModel):
 class DriftAlert(BaseModel):
     """A drift alert on `contraflow.alerts`."""
 
-    alert_id: str
+    alert_id: str = Field(description="deterministic id from session, metric, event and new status")
     kind: str = Field(description="e.g. k_conflict_status")
     session_id: str | None = None
     tenant: str | None = None
@@ -146,7 +146,7 @@ class DriftAlert(BaseModel):
 class DeadLetter(BaseModel):
     """An input that could not be processed, on `contraflow.deadletter`."""
 
-    deadletter_id: str
+    deadletter_id: str = Field(description="deterministic id from topic, partition and offset")
     topic: str
     partition: int
     offset: int

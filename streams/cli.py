@@ -196,8 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scores", action="store_true", help="print per-turn scores too")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("schemas", help="export the JSON Schema of every event")
-    p.add_argument("--out", default="docs/schemas", help="output folder (default docs/schemas)")
+    p = sub.add_parser("schemas", help="export the JSON Schema and doc page of every topic")
+    p.add_argument("--out", default="docs/topics", help="output folder (default docs/schemas)")
     p.add_argument("--check", action="store_true", help="only check that the files are current")
     p.set_defaults(func=cmd_schemas)
 

@@ -1,0 +1,131 @@
+"""End to end through the broker: turns/s one worker sustains, then p50/p99 latency from
+produce to score event at half that rate, and the worker's peak RSS.
+
+    python benchmarks/e2e_throughput.py [--sessions 40] [--turns 10] [--model builtin]
+
+Starts its own Tansu broker and worker (local profile, stride 1 so every pair is scored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+from advice_pairs import advice
+
+from streams.broker import TansuBroker
+from streams.demo import local_overrides
+from streams.kafka import OutputReader, ensure_topics, start_producer
+from streams.settings import Settings
+from streams.worker_process import WorkerProcess
+from topics.catalog import ALL_TOPICS, SCORES, TURNS
+
+
+def turns(prefix: str, sessions: int, per_session: int, seed: int) -> list[bytes]:
+    rng = random.Random(seed)
+    out = []
+    for turn in range(per_session):
+        for s in range(sessions):
+            sid = f"{prefix}-{s}"
+            out.append(
+                orjson.dumps(
+                    {
+                        "event_id": f"{sid}-{turn}",
+                        "session_id": sid,
+                        "turn_index": turn,
+                        "role": "assistant",
+                        "text": advice(rng),
+                        "ts": "2026-11-22T09:00:00Z",
+                    }
+                )
+            )
+    return out
+
+
+async def run_phase(
+    settings: Settings, reader: OutputReader, lines: list[bytes], rate: float | None
+) -> dict[str, float]:
+    """Send `lines` (at `rate` per second, or as fast as possible); wait for every score."""
+    producer = await start_producer(settings)
+    sent_at: dict[str, float] = {}
+    latencies: list[float] = []
+    started = time.perf_counter()
+
+    async def produce() -> None:
+        for i, line in enumerate(lines):
+            if rate:
+                await asyncio.sleep(max(0.0, started + i / rate - time.perf_counter()))
+            event = orjson.loads(line)
+            sent_at[event["event_id"]] = time.perf_counter()
+            await producer.send(TURNS.name, line, key=event["session_id"].encode())
+        await producer.flush()
+
+    sender = asyncio.create_task(produce())
+    pending = {orjson.loads(line)["event_id"] for line in lines}
+    while pending:
+        for topic, _key, value in await reader.poll(0.2):
+            if topic == SCORES.name:
+                event_id = orjson.loads(value)["event_id"]
+                if event_id in pending:
+                    pending.discard(event_id)
+                    latencies.append(time.perf_counter() - sent_at[event_id])
+    await sender
+    await producer.stop()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    return {
+        "turns_per_s": len(lines) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+    }
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def measure(settings: Settings, sessions: int, per_session: int) -> tuple[dict, dict]:
+    async with OutputReader(settings, [SCORES.name]) as reader:
+        await run_phase(settings, reader, turns("warmup", 2, 2, 0), None)
+        full = await run_phase(settings, reader, turns("full", sessions, per_session, 1), None)
+        half = await run_phase(settings, reader, turns("half", sessions, per_session, 2), full["turns_per_s"] / 2)
+    return full, half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=40)
+    parser.add_argument("--turns", type=int, default=10, help="assistant turns per session")
+    parser.add_argument("--model", default="builtin")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp, TansuBroker(log=Path(tmp) / "broker.log") as broker:
+        base = Settings(nli_model=args.model, data_dir=Path(tmp), stride=1)
+        overrides = local_overrides(broker.url, base, app_id="bench")
+        settings = Settings(**overrides)
+        asyncio.run(ensure_topics(settings, ALL_TOPICS))
+        with WorkerProcess(overrides, Path(tmp) / "worker.log") as worker:
+            full, half = asyncio.run(measure(settings, args.sessions, args.turns))
+            assert worker.proc is not None
+            rss = peak_rss_mb(worker.proc.pid)
+    n = args.sessions * args.turns
+    print(f"{n} assistant turns, {args.sessions} sessions, stride 1, model {args.model}")
+    print(f"max sustained      : {full['turns_per_s']:.1f} turns/s")
+    print(
+        f"at half that rate  : {half['turns_per_s']:.1f} turns/s, "
+        f"produce->score p50 {half['p50_ms']:.0f} ms, p99 {half['p99_ms']:.0f} ms"
+    )
+    print(f"worker peak RSS    : {rss:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
