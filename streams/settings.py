@@ -33,8 +33,8 @@ class Settings(BaseSettings):
     )
     broker_security_protocol: str = Field("PLAINTEXT", description="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
     broker_sasl_mechanism: str | None = Field(None, description="PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
-    broker_sasl_username: str | None = None
-    broker_sasl_password: str | None = None
+    broker_sasl_username: str | None = Field(None, description="SASL user name")
+    broker_sasl_password: str | None = Field(None, description="SASL password (use a Secret)")
     broker_ssl_cafile: str | None = Field(None, description="CA bundle for SSL / SASL_SSL")
     app_id: str = Field("contraflow", description="faust app id: consumer group and table prefix")
     topic_partitions: int = Field(4, ge=1, description="partitions of the topics contraflow creates")
@@ -42,11 +42,11 @@ class Settings(BaseSettings):
     one_record_per_batch: bool = Field(
         False, description="producer sends each record alone (needed by the local Tansu broker for table recovery)"
     )
-    rebalance_timeout_s: float = Field(5.0, gt=0)
-    session_timeout_s: float = Field(10.0, gt=0)
-    heartbeat_interval_s: float = Field(3.0, gt=0)
+    rebalance_timeout_s: float = Field(5.0, gt=0, description="consumer-group rebalance timeout")
+    session_timeout_s: float = Field(10.0, gt=0, description="consumer-group session timeout")
+    heartbeat_interval_s: float = Field(3.0, gt=0, description="consumer-group heartbeat interval")
     web_enabled: bool = Field(True, description="faust's web server (metrics and health)")
-    web_port: int = Field(6066, ge=1, le=65535)
+    web_port: int = Field(6066, ge=1, le=65535, description="port of faust's web server, on 127.0.0.1")
 
     # Storage
     data_dir: Path = Field(Path(".contraflow"), description="local state: worker data and the embedded store")
@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     nli_max_length: int = Field(256, ge=16, description="token limit of one premise+hypothesis pair")
     nli_threads: int = Field(0, ge=0, description="CPU threads for the model (0: the runtime's default)")
 
+    # Contradiction-probability thresholds of seed 001's sensitivities (see docs/nli-model.md)
+    sensitivity_strict: float = Field(0.30, ge=0, le=1, description="strict: flags subtle tensions")
+    sensitivity_balanced: float = Field(0.50, ge=0, le=1, description="balanced: flags clear contradictions")
+    sensitivity_lenient: float = Field(0.80, ge=0, le=1, description="lenient: flags only direct opposites")
+
     # Turn pipeline
     stride: int = Field(2, ge=1, description="evaluate every stride-th adjacent advice pair (seed 000)")
     k_conflict_caution: float = Field(0.05, ge=0, le=1, description="K_Conflict at or above this is caution")
@@ -76,6 +81,8 @@ class Settings(BaseSettings):
     def _thresholds_ordered(self) -> Settings:
         if self.k_conflict_caution > self.k_conflict_failure:
             raise ValueError("k_conflict_caution must not exceed k_conflict_failure")
+        if not self.sensitivity_strict <= self.sensitivity_balanced <= self.sensitivity_lenient:
+            raise ValueError("sensitivity thresholds must be ordered strict <= balanced <= lenient")
         return self
 
     @property
