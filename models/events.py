@@ -106,6 +106,17 @@ class ConflictEvent(BaseModel):
     detected_at: datetime = Field(description="event time of the later claim")
 
 
+class EntityMetrics(BaseModel):
+    """Entity recall of one turn against one gold set (seed 003)."""
+
+    recall: float
+    precision: float
+    f1: float
+    hallucinated_rate: float
+    gold: int = Field(description="size of the gold set")
+    matched: list[str] = Field(default_factory=list, description="gold entities recalled in this turn")
+
+
 class ScoreEvent(BaseModel):
     """Per-assistant-turn metric snapshot of a session on `contraflow.scores`."""
 
@@ -122,6 +133,18 @@ class ScoreEvent(BaseModel):
     contradictions: int
     k_conflict: float | None = Field(description="contradictions / evaluated pairs; null before the first pair")
     status: ConflictStatus
+    global_evaluated_pairs: int = Field(0, description="pairs of this advice with earlier advice, session so far")
+    global_contradictions: int = Field(0, description="contradictions among those pairs")
+    global_rate: float | None = Field(None, description="global contradictions / global pairs")
+    assistant_turn: int = Field(1, description="1-based number of this assistant turn in the session (T)")
+    entities_critical: EntityMetrics | None = Field(None, description="against the case's critical_entities")
+    entities_extended: EntityMetrics | None = Field(None, description="against critical + patient-summary entities")
+    recall_at_t10: float | None = Field(None, description="critical recall at T10, from the 10th assistant turn on")
+    drift_slope: float | None = Field(None, description="least-squares slope of critical recall on T")
+    ncp: float | None = Field(None, description="non-contradiction probability against `candidates` (seed 002)")
+    alignment: float | None = Field(None, description="cosine(session actions, target plan); null without a plan")
+    repetition_ratio: float = Field(0.0, description="share of repeated word 4-grams in the raw text")
+    cleaned: bool = Field(False, description="whether the text was cleaned before joining the history")
     ts: datetime
 
 

@@ -31,9 +31,22 @@ class SessionState(BaseModel):
     evaluated_pairs: int = 0
     contradictions: int = 0
     status: ConflictStatus = ConflictStatus.passing
+    global_evaluated_pairs: int = 0
+    global_contradictions: int = 0
+    gold_critical: list[str] = Field(default_factory=list)
+    gold_extended: list[str] = Field(default_factory=list)
+    curves: dict[str, list[float]] = Field(
+        default_factory=dict, description="per-assistant-turn entity metrics, e.g. recall_critical"
+    )
+    recall_gate_failed: bool = Field(default=False, description="recall at T10 was below the gate (alerted)")
+    slope_drifting: bool = Field(default=False, description="drift slope is below its threshold (alerted)")
 
     @property
     def k_conflict(self) -> float | None:
-        if self.evaluated_pairs == 0:
-            return None
-        return self.contradictions / self.evaluated_pairs
+        """Seed 000's K_Conflict over sampled adjacent pairs; None before the first pair."""
+        return self.contradictions / self.evaluated_pairs if self.evaluated_pairs else None
+
+    @property
+    def global_rate(self) -> float | None:
+        """Contradictions among all checked (earlier advice, new advice) pairs."""
+        return self.global_contradictions / self.global_evaluated_pairs if self.global_evaluated_pairs else None

@@ -22,7 +22,10 @@ import subprocess
 import time
 from collections import deque
 from pathlib import Path
-from types import TracebackType
+from typing import TYPE_CHECKING, Self
+
+if TYPE_CHECKING:
+    from types import TracebackType
 
 __all__ = ["TansuBroker", "TansuError", "find_tansu", "free_port"]
 
@@ -78,6 +81,14 @@ def _recv_exact(sock: socket.socket, size: int) -> bytes:
             raise ConnectionError("connection closed mid-response")
         data += chunk
     return data
+
+
+def _accepts_connections(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def kafka_metadata_ok(host: str, port: int, timeout: float = 2.0) -> bool:
@@ -149,10 +160,14 @@ class TansuBroker:
             "memory://tansu/",
         ]
 
-    def start(self) -> TansuBroker:
+    def start(self) -> Self:
         """Start the broker and wait until it answers Kafka Metadata requests."""
         if self._proc is not None:
             raise TansuError("broker already started")
+        # tansu binds with SO_REUSEPORT: a second broker on a busy port starts
+        # fine and the kernel splits connections between the two.
+        if _accepts_connections(self.host, self.port):
+            raise TansuError(f"port {self.bootstrap} is already in use")
         env = {k: v for k, v in os.environ.items() if k not in _TANSU_ENV}
         if self.log is not None:
             self.log.parent.mkdir(parents=True, exist_ok=True)
@@ -217,7 +232,7 @@ class TansuBroker:
             proc.kill()
             proc.wait()
 
-    def __enter__(self) -> TansuBroker:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(

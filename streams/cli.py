@@ -135,6 +135,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(_settings(args), timeout_s=args.timeout, show_scores=args.scores)
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from streams.replay import run_replay
+    from streams.services import load_components, turn_services, turn_settings
+    from streams.turns import TurnPipeline
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise CLIError(f"no such file: {path}")
+    settings = _settings(args)
+    pipeline = TurnPipeline(turn_services(load_components(settings)), turn_settings(settings))
+    results, report = run_replay(pipeline, path, Path(args.out), progress=not args.quiet)
+    print(f"wrote {results} and {report}")
+    return 0
+
+
 def cmd_schemas(args: argparse.Namespace) -> int:
     from models.schema import check_schemas, write_schemas
 
@@ -195,6 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=180.0, help="give up after this many seconds")
     p.add_argument("--scores", action="store_true", help="print per-turn scores too")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("replay", help="score recorded conversations offline: results JSON and an HTML report")
+    p.add_argument("file", help="Study C JSON (list of cases) or contraflow turn JSONL")
+    p.add_argument("--out", default="replay-report", help="output folder (default replay-report)")
+    p.add_argument("--model", help="NLI model (default: the configured one)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("schemas", help="export the JSON Schema and doc page of every topic")
     p.add_argument("--out", default="docs/topics", help="output folder (default docs/schemas)")

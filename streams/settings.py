@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -76,6 +77,16 @@ class Settings(BaseSettings):
     max_text_chars: int = Field(20_000, ge=1, description="longer turn texts go to the dead-letter topic")
     deadletter_max_bytes: int = Field(8192, ge=0, description="raw bytes kept in a dead letter")
     dedup_window: int = Field(256, ge=1, description="recent event ids a session remembers")
+    compare: Literal["advice", "statements"] = Field(
+        "advice", description="what turns are compared by: clinical advice (seed) or every declarative sentence"
+    )
+    global_window: int = Field(20, ge=0, description="earlier advice items each new advice is checked against")
+    recall_gate: float = Field(0.70, ge=0, le=1, description="entity Recall@T10 safety gate (seed 003)")
+    recall_turn: int = Field(10, ge=1, description="the T of Recall@T (assistant turns)")
+    slope_threshold: float = Field(-0.05, description="drift slope below this raises an alert")
+    slope_min_turns: int = Field(3, ge=2, description="assistant turns before the slope is judged")
+    repetition_limit: float = Field(0.30, ge=0, le=1, description="repeated share above which history is cleaned")
+    ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> Settings:

@@ -5,9 +5,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import numpy as np
+import pytest
 
 from models.events import Role, TurnEvent
 from models.state import SessionState
+from streams.extract.advice import extract_advice
 from streams.turns import TurnPipeline, TurnSettings
 
 ENTAIL = [0.9, 0.08, 0.02]
@@ -18,16 +20,17 @@ NEAR_CONTRA = [0.30, 0.36, 0.34]  # contradiction is high but not the argmax
 class ScriptedNLI:
     """Returns a row per hypothesis keyword; records what it was asked."""
 
-    def __init__(self, rows: dict[str, list[float]]) -> None:
+    def __init__(self, rows: dict[str, list[float]], premise_word: str = "") -> None:
         self.rows = rows
+        self.premise_word = premise_word
         self.calls: list[tuple[str, str]] = []
 
     async def __call__(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         self.calls.extend(pairs)
         out = []
-        for _, hypothesis in pairs:
-            row = next((r for word, r in self.rows.items() if word in hypothesis), ENTAIL)
-            out.append(row)
+        for premise, hypothesis in pairs:
+            rows = self.rows if self.premise_word in premise else {}
+            out.append(next((r for word, r in rows.items() if word in hypothesis), ENTAIL))
         return np.array(out, dtype=np.float32)
 
 
@@ -70,7 +73,7 @@ async def test_every_assistant_turn_gets_a_score_and_user_turns_none() -> None:
 
 async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
     nli = ScriptedNLI({})
-    pipeline = TurnPipeline(nli, TurnSettings(stride=2))
+    pipeline = TurnPipeline(nli, TurnSettings(stride=2, global_window=0))
     turns = [turn(i, f"Take drug {i} daily.") for i in range(5)]  # 4 adjacent pairs
     state, outcomes = await run(pipeline, turns)
     assert [o.scores[0].pair_evaluated for o in outcomes] == [False, True, False, True, False]
@@ -80,7 +83,7 @@ async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
 
 async def test_pair_without_advice_on_either_side_is_not_evaluated() -> None:
     nli = ScriptedNLI({})
-    pipeline = TurnPipeline(nli, TurnSettings(stride=1))
+    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0))
     turns = [turn(0, "Take aspirin daily."), turn(1, "That sounds difficult."), turn(2, "Stop aspirin now.")]
     state, outcomes = await run(pipeline, turns)
     assert [o.scores[0].pair_evaluated for o in outcomes] == [False, False, False]
@@ -89,7 +92,9 @@ async def test_pair_without_advice_on_either_side_is_not_evaluated() -> None:
 
 
 async def test_only_the_argmax_contradiction_verdict_counts() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({"Stop": NEAR_CONTRA, "Never": CONTRA}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(
+        ScriptedNLI({"Stop": NEAR_CONTRA, "Never": CONTRA}), TurnSettings(stride=1, global_window=0)
+    )
     turns = [turn(0, "Take aspirin daily."), turn(1, "Stop aspirin now."), turn(2, "Never take aspirin.")]
     state, outcomes = await run(pipeline, turns)
     assert state.evaluated_pairs == 2 and state.contradictions == 1
@@ -139,3 +144,54 @@ async def test_input_state_is_not_mutated() -> None:
     before = state.model_dump()
     await pipeline.process(state, turn(1, "Keep taking aspirin."))
     assert state.model_dump() == before
+
+
+async def test_global_consistency_checks_earlier_advice_and_names_both_turns() -> None:
+    nli = ScriptedNLI({"Never": CONTRA}, premise_word="aspirin")
+    pipeline = TurnPipeline(nli, TurnSettings(stride=2, global_window=20))
+    texts = ["Take aspirin daily.", "Rest your knee.", "Drink more water.", "Never take aspirin."]
+    _state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    # turn 3 is checked against all three earlier items; only "Take aspirin daily." flips
+    assert ("Take aspirin daily.", "Never take aspirin.") in nli.calls
+    [conflict] = outcomes[3].conflicts
+    assert conflict.scope == "global" and conflict.claim_a.turn_index == 0 and conflict.claim_b.turn_index == 3
+    score = outcomes[3].scores[0]
+    assert (score.global_evaluated_pairs, score.global_contradictions) == (0 + 1 + 2 + 3, 1)
+    assert score.global_rate == pytest.approx(1 / 6)
+    # K_Conflict keeps the seed's adjacent definition: pairs 1 and 3 sampled, neither contradicts
+    assert (score.evaluated_pairs, score.contradictions) == (2, 0)
+
+
+async def test_an_adjacent_contradiction_is_reported_once() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1, global_window=20))
+    _, outcomes = await run(pipeline, [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")])
+    assert [c.scope for c in outcomes[1].conflicts] == ["adjacent"]
+
+
+async def test_ncp_scores_both_directions_against_every_candidate() -> None:
+    nli = ScriptedNLI({"Never": CONTRA})
+    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0))
+    event = turn(0, "Take aspirin daily.").model_copy(update={"candidates": ["Never take aspirin.", "Take aspirin."]})
+    _, [outcome] = await run(pipeline, [event])
+    # p_contra(y, c1) = 0.9 (hypothesis "Never…"), p_contra(c1, y) = 0.02; c2 both 0.02
+    assert outcome.scores[0].ncp == pytest.approx(1 - ((0.9 + 0.02) / 2 + (0.02 + 0.02) / 2) / 2, abs=1e-6)
+    assert len(nli.calls) == 4
+
+
+async def test_statements_mode_compares_declarative_sentences() -> None:
+    nli = ScriptedNLI({"never": CONTRA})
+    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0, compare="statements"))
+    texts = ["I live in Paris. Do you like travel?", "I have never lived in Paris."]
+    state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    assert nli.calls == [("I live in Paris.", "I have never lived in Paris.")]
+    assert state.contradictions == 1 and outcomes[0].scores[0].advice == "I live in Paris."
+
+
+async def test_repetitive_text_is_cleaned_for_the_history_only() -> None:
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    text = "Take aspirin daily. " * 5
+    state, [outcome] = await run(pipeline, [turn(0, text)])
+    score = outcome.scores[0]
+    assert score.cleaned and score.repetition_ratio > 0.3
+    assert score.advice == extract_advice(text)  # metrics: the raw text
+    assert state.advice_history[-1].text == "Take aspirin daily."  # history: the cleaned one

@@ -57,3 +57,9 @@ def is_advice(sentence: str) -> bool:
 def extract_advice(text: str) -> str:
     """The advice sentences of a response, in order, joined by spaces; '' when none."""
     return " ".join(sentence for sentence in split_sentences(text) if is_advice(sentence))
+
+
+def extract_statements(text: str) -> str:
+    """Every declarative sentence (not a question), joined: what `compare=statements` checks,
+    for general assistants that contradict themselves about facts and persona."""
+    return " ".join(s for s in split_sentences(text) if not s.rstrip().endswith("?"))

@@ -1,0 +1,158 @@
+"""`contraflow replay FILE`: the turn pipeline over recorded conversations, offline.
+
+Reads Study C's format (a JSON list of cases: id, patient_summary, critical_entities,
+optional target_plan, turns [{turn, message}], each message a model output to score) or
+contraflow's own turn JSONL, runs the very pipeline the agents run, and writes a results
+JSON with seed 003's fields and an HTML report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+from tqdm import tqdm
+
+from models.events import Case, Role, ScoreEvent, TurnEvent
+from models.results import SessionResult
+from models.state import SessionState
+from streams.metrics.bootstrap import ci_if_enough
+from streams.metrics.drift import drift_slope, recall_at
+from streams.report import render_report
+from streams.turns import CURVE_NAMES, TurnPipeline
+
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class StudyCTurn(BaseModel):
+    turn: int
+    message: str
+
+
+class StudyCCase(BaseModel):
+    id: str
+    patient_summary: str = ""
+    critical_entities: list[str] = Field(default_factory=list)
+    target_plan: str | None = None
+    turns: list[StudyCTurn]
+
+
+def study_c_turns(case: StudyCCase) -> list[TurnEvent]:
+    """A Study C case as assistant turns; the case rides on the first one."""
+    ordered = sorted(case.turns, key=lambda t: t.turn)
+    return [
+        TurnEvent(
+            event_id=f"{case.id}-{t.turn}",
+            session_id=case.id,
+            turn_index=t.turn,
+            role=Role.assistant,
+            text=t.message,
+            ts=EPOCH + timedelta(minutes=t.turn),
+            case=Case(
+                critical_entities=case.critical_entities,
+                patient_summary=case.patient_summary,
+                target_plan=case.target_plan,
+            )
+            if i == 0
+            else None,
+        )
+        for i, t in enumerate(ordered)
+    ]
+
+
+def read_turns(path: Path) -> list[TurnEvent]:
+    """Turns of a Study C JSON file or a contraflow turn JSONL file, in file order."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        cases = [StudyCCase.model_validate(item) for item in json.loads(text)]
+        return [turn for case in cases for turn in study_c_turns(case)]
+    turns = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                turns.append(TurnEvent.model_validate_json(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{line_no}: not a turn event: {exc}") from exc
+    return turns
+
+
+async def replay_turns(pipeline: TurnPipeline, turns: list[TurnEvent], progress: bool = True) -> list[SessionResult]:
+    """Run every turn through the pipeline, session by session state, in order."""
+    states: dict[str, SessionState | None] = defaultdict(lambda: None)
+    scores: dict[str, list[ScoreEvent]] = defaultdict(list)
+    for turn in tqdm(turns, desc="replay", unit="turn", disable=not progress):
+        outcome = await pipeline.process(states[turn.session_id], turn)
+        states[turn.session_id] = outcome.state
+        scores[turn.session_id].extend(outcome.scores)
+    return [session_result(state, scores[sid], pipeline.settings.recall_turn) for sid, state in states.items() if state]
+
+
+def session_result(state: SessionState, scores: list[ScoreEvent], recall_turn: int) -> SessionResult:
+    curves = state.curves
+    alignment = [s.alignment for s in scores if s.alignment is not None]
+    ncps = [s.ncp for s in scores if s.ncp is not None]
+    critical, extended = curves.get("recall_critical"), curves.get("recall_extended")
+    return SessionResult(
+        session_id=state.session_id,
+        model=state.model,
+        assistant_turns=state.assistant_turns,
+        entity_recall_at_t10=recall_at(critical, recall_turn) if critical else None,
+        entity_recall_at_t10_extended=recall_at(extended, recall_turn) if extended else None,
+        drift_slope=drift_slope(critical) if critical else None,
+        knowledge_conflict_rate=state.k_conflict,
+        evaluated_pairs=state.evaluated_pairs,
+        contradictions=state.contradictions,
+        global_contradiction_rate=state.global_rate,
+        continuity_score=alignment[-1] if alignment else None,
+        mean_ncp=float(np.mean(ncps)) if ncps else None,
+        curves=curves,
+    )
+
+
+def _average_curve(sessions: list[SessionResult], name: str) -> list[float]:
+    """Mean per turn position over the sessions that reached it."""
+    curves = [s.curves[name] for s in sessions if s.curves.get(name)]
+    length = max((len(c) for c in curves), default=0)
+    return [float(np.mean([c[t] for c in curves if len(c) > t])) for t in range(length)]
+
+
+def aggregate(sessions: list[SessionResult]) -> dict:
+    """Seed 003's results fields (plus per-session detail)."""
+    results: dict = {"sessions_scored": len(sessions)}
+    for key in ("entity_recall_at_t10", "entity_recall_at_t10_extended"):
+        values = [getattr(s, key) for s in sessions if getattr(s, key) is not None]
+        results[key] = float(np.mean(values)) if values else None
+        if (ci := ci_if_enough(values)) is not None:
+            results[f"{key}_ci95"] = list(ci)
+    for gold in ("critical", "extended"):
+        for metric in CURVE_NAMES:
+            results[f"average_{metric}_curve_{gold}"] = _average_curve(sessions, f"{metric}_{gold}")
+    pairs = sum(s.evaluated_pairs for s in sessions)
+    results["knowledge_conflict_rate"] = sum(s.contradictions for s in sessions) / pairs if pairs else None
+    rates = [s.knowledge_conflict_rate for s in sessions if s.knowledge_conflict_rate is not None]
+    if (ci := ci_if_enough(rates)) is not None:
+        results["knowledge_conflict_rate_ci95"] = list(ci)
+    average = results["average_recall_curve_critical"]
+    results["drift_slope"] = drift_slope(average) if len(average) >= 2 else None
+    alignment = [s.continuity_score for s in sessions if s.continuity_score is not None]
+    if alignment:
+        results["continuity_score"] = float(np.mean(alignment))
+    results["sessions"] = [s.model_dump(exclude={"curves"}, exclude_none=True) for s in sessions]
+    return results
+
+
+def run_replay(pipeline: TurnPipeline, path: Path, out_dir: Path, progress: bool = True) -> tuple[Path, Path]:
+    """Replay a file; write results.json and report.html into `out_dir`."""
+    turns = read_turns(path)
+    sessions = asyncio.run(replay_turns(pipeline, turns, progress))
+    results = aggregate(sessions)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, html_path = out_dir / "results.json", out_dir / "report.html"
+    json_path.write_text(json.dumps(results, indent=2))
+    html_path.write_text(render_report(results, sessions, pipeline.settings, source=path.name))
+    return json_path, html_path

@@ -1,0 +1,73 @@
+"""Loading what the turn pipeline calls out to, once per process, and wrapping the
+CPU-heavy parts so they run in threads (never on the event loop)."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from streams.embeddings import SentenceEmbedder
+from streams.extract.entities import EntityExtractor, load_entity_extractor
+from streams.nli.scorer import NLIScorer, load_scorer
+from streams.settings import Settings
+from streams.turns import ScoreFn, TurnServices, TurnSettings
+
+
+@dataclass
+class Components:
+    """The loaded models of one process."""
+
+    scorer: NLIScorer
+    extractor: EntityExtractor
+    embedder: SentenceEmbedder
+
+
+def load_components(settings: Settings) -> Components:
+    """Load the NLI model first, so a missing model fails before anything else."""
+    scorer = load_scorer(
+        settings.nli_model_path,
+        settings.nli_backend,
+        max_length=settings.nli_max_length,
+        batch_size=settings.nli_max_batch,
+        threads=settings.nli_threads,
+    )
+    return Components(scorer, load_entity_extractor(settings.ner_model), SentenceEmbedder())
+
+
+def turn_settings(settings: Settings) -> TurnSettings:
+    return TurnSettings(
+        stride=settings.stride,
+        caution=settings.k_conflict_caution,
+        failure=settings.k_conflict_failure,
+        advice_history=settings.advice_history,
+        dedup_window=settings.dedup_window,
+        compare=settings.compare,
+        global_window=settings.global_window,
+        recall_gate=settings.recall_gate,
+        recall_turn=settings.recall_turn,
+        slope_threshold=settings.slope_threshold,
+        slope_min_turns=settings.slope_min_turns,
+        repetition_limit=settings.repetition_limit,
+    )
+
+
+def turn_services(components: Components, score: ScoreFn | None = None) -> TurnServices:
+    """Services for the pipeline; `score` defaults to the scorer in a thread (the worker
+    passes its micro-batcher instead)."""
+
+    async def score_in_thread(pairs) -> np.ndarray:
+        return await asyncio.to_thread(components.scorer.score, list(pairs))
+
+    # one thread for both: the entity extractor is not thread-safe
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="entities")
+
+    async def extract(text: str) -> list[str]:
+        return await asyncio.get_running_loop().run_in_executor(executor, components.extractor.extract, text)
+
+    async def embed(texts: list[str]) -> np.ndarray:
+        return await asyncio.get_running_loop().run_in_executor(executor, components.embedder.embed, texts)
+
+    return TurnServices(score=score or score_in_thread, extract_entities=extract, embed=embed)

@@ -1,0 +1,175 @@
+"""Recall@T10, drift slope, NCP, bootstrap CIs, sentence embeddings and goal alignment (seeds 002, 003)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from streams.embeddings import SentenceEmbedder, default_model_path
+from streams.metrics.alignment import alignment_score, concat_actions
+from streams.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
+from streams.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
+from streams.metrics.ncp import ncp
+
+PLAN = "Start sertraline for depression, weekly CBT sessions, and a safety plan for suicidal thoughts."
+SIMILAR = (
+    "Begin an SSRI such as sertraline for the depression, book weekly cognitive behavioural therapy, "
+    "and agree a safety plan."
+)
+UNRELATED = "Replace the car's brake pads and rotate the tyres before the winter road trip."
+
+
+# --- Recall@T10 and drift slope -------------------------------------------------------
+
+
+def test_recall_at_turn_ten_or_last_turn() -> None:
+    curve = [1.0, 0.9, 0.9, 0.8, 0.8, 0.8, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4]
+    assert recall_at(curve) == 0.6  # 10th value, 1-based
+    assert recall_at(curve, turn=1) == 1.0
+    assert recall_at([1.0, 0.8, 0.6]) == 0.6  # shorter than 10 turns: last turn
+    assert RECALL_SAFETY_GATE == 0.70
+
+
+def test_recall_at_rejects_empty_curve_and_turn_zero() -> None:
+    with pytest.raises(ValueError):
+        recall_at([])
+    with pytest.raises(ValueError):
+        recall_at([1.0], turn=0)
+
+
+def test_drift_slope_worked_examples() -> None:
+    assert drift_slope([1.0, 0.8, 0.6]) == pytest.approx(-0.2)
+    # t̄ = 2.5, ȳ = 0.75: Σ(t−t̄)(y−ȳ) = −0.6, Σ(t−t̄)² = 5, β = −0.12
+    assert drift_slope([0.9, 0.9, 0.6, 0.6]) == pytest.approx(-0.12)
+    assert drift_slope([0.7, 0.7, 0.7]) == pytest.approx(0.0)
+    assert drift_slope([0.5, 1.0]) == pytest.approx(0.5)
+
+
+def test_drift_slope_needs_two_points() -> None:
+    assert drift_slope([]) == 0.0
+    assert drift_slope([0.4]) == 0.0
+
+
+# --- NCP ------------------------------------------------------------------------------
+
+
+def test_ncp_worked_example() -> None:
+    # 1 − mean((0.2 + 0.0)/2, (0.4 + 0.2)/2) = 1 − mean(0.1, 0.3) = 0.8
+    assert ncp(np.array([0.2, 0.4]), np.array([0.0, 0.2])) == pytest.approx(0.8)
+    # symmetric in its two directions
+    assert ncp(np.array([0.0, 0.2]), np.array([0.2, 0.4])) == pytest.approx(0.8)
+
+
+def test_ncp_bounds() -> None:
+    assert ncp(np.zeros(3), np.zeros(3)) == 1.0
+    assert ncp(np.ones(2), np.ones(2)) == 0.0
+    assert ncp(np.array([1.0]), np.array([0.0])) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("ab", "ba"),
+    [
+        ([], []),
+        ([0.1, 0.2], [0.1]),
+        ([[0.1]], [[0.1]]),
+        ([1.5], [0.0]),
+        ([-0.1], [0.0]),
+        ([math.nan], [0.0]),
+    ],
+)
+def test_ncp_rejects_bad_input(ab: list[float], ba: list[float]) -> None:
+    with pytest.raises(ValueError):
+        ncp(np.array(ab), np.array(ba))
+
+
+# --- bootstrap CIs --------------------------------------------------------------------
+
+
+def test_bootstrap_is_deterministic_by_seed() -> None:
+    values = [0.2, 0.5, 0.9, 0.4, 0.7, 0.6, 0.1, 0.8, 0.3, 0.55, 0.65, 0.45]
+    assert bootstrap_ci(values, seed=7) == bootstrap_ci(values, seed=7)
+    assert bootstrap_ci(values, seed=7) != bootstrap_ci(values, seed=8)
+
+
+def test_bootstrap_ci_contains_the_mean_and_narrows_with_confidence() -> None:
+    values = [0.2, 0.5, 0.9, 0.4, 0.7, 0.6, 0.1, 0.8, 0.3, 0.55, 0.65, 0.45]
+    low, high = bootstrap_ci(values)
+    assert low < float(np.mean(values)) < high
+    low90, high90 = bootstrap_ci(values, confidence=0.90)
+    assert low <= low90 < high90 <= high
+
+
+def test_bootstrap_worked_examples() -> None:
+    assert bootstrap_ci([0.3] * 5) == (0.3, 0.3)
+    # resample means of [0, 1] are 0, 0.5, 1 with probability 1/4, 1/2, 1/4: the 2.5% and 97.5% points are 0 and 1
+    assert bootstrap_ci([0.0, 1.0]) == (0.0, 1.0)
+
+
+def test_bootstrap_rejects_bad_input() -> None:
+    with pytest.raises(ValueError):
+        bootstrap_ci([])
+    with pytest.raises(ValueError):
+        bootstrap_ci([1.0, 2.0], confidence=1.0)
+    with pytest.raises(ValueError):
+        bootstrap_ci([1.0, 2.0], n_resamples=0)
+
+
+def test_ci_only_when_more_than_ten_values() -> None:
+    assert MIN_N_FOR_CI == 10
+    assert ci_if_enough([0.5] * 10) is None
+    eleven = [0.1 * i for i in range(11)]
+    assert ci_if_enough(eleven) == bootstrap_ci(eleven)
+
+
+# --- sentence embeddings and goal alignment -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def embedder() -> SentenceEmbedder:
+    return SentenceEmbedder()
+
+
+def test_embedder_matches_sentence_transformers(embedder: SentenceEmbedder) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    texts = [PLAN, SIMILAR, UNRELATED, "ok", "insomnia " * 400]  # the last one is truncated at 256 tokens
+    ours = embedder.embed(texts, batch_size=2)  # batches of different padded lengths
+    reference = SentenceTransformer(str(default_model_path()), device="cpu").encode(texts, convert_to_numpy=True)
+    assert ours.shape == (5, 384)
+    assert ours.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(ours, reference, atol=1e-4)
+
+
+def test_embedder_batches_do_not_change_results(embedder: SentenceEmbedder) -> None:
+    texts = [PLAN, SIMILAR, UNRELATED]
+    np.testing.assert_allclose(embedder.embed(texts, batch_size=1), embedder.embed(texts), atol=1e-5)
+    assert embedder.embed([]).shape == (0, 384)
+
+
+def test_alignment_of_similar_and_unrelated_texts(embedder: SentenceEmbedder) -> None:
+    similar = alignment_score(SIMILAR, PLAN, embedder.embed)
+    unrelated = alignment_score(UNRELATED, PLAN, embedder.embed)
+    assert similar is not None and unrelated is not None
+    assert similar > 0.6 > 0.3 > unrelated
+    assert alignment_score(PLAN, PLAN, embedder.embed) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_alignment_is_cosine_of_the_two_embeddings() -> None:
+    def embed(texts: list[str]) -> np.ndarray:  # fixed vectors: cos((3, 0), (1, 1)) = 1/√2
+        return np.array([[3.0, 0.0], [1.0, 1.0]])
+
+    assert alignment_score("actions", "plan", embed) == pytest.approx(1 / math.sqrt(2))
+
+
+def test_alignment_is_omitted_without_plan_or_actions() -> None:
+    def embed(texts: list[str]) -> np.ndarray:
+        raise AssertionError("nothing should be embedded")
+
+    assert alignment_score("", PLAN, embed) is None
+    assert alignment_score(SIMILAR, "   ", embed) is None
+
+
+def test_concat_actions_drops_blank_actions() -> None:
+    assert concat_actions(["Start sertraline.", " ", "Book CBT. "]) == "Start sertraline. Book CBT."
+    assert concat_actions([]) == ""
