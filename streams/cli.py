@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -234,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.getLogger("aiokafka").setLevel(logging.CRITICAL)  # its connection errors are reported by us
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # models come from disk only
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
         return args.func(args)
     except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, TansuError …

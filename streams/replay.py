@@ -81,15 +81,20 @@ def read_turns(path: Path) -> list[TurnEvent]:
     return turns
 
 
-async def replay_turns(pipeline: TurnPipeline, turns: list[TurnEvent], progress: bool = True) -> list[SessionResult]:
-    """Run every turn through the pipeline, session by session state, in order."""
+async def replay_turns(
+    pipeline: TurnPipeline, turns: list[TurnEvent], progress: bool = True
+) -> tuple[list[SessionResult], list[ScoreEvent]]:
+    """Run every turn through the pipeline in order; per-session results and every score."""
     states: dict[str, SessionState | None] = defaultdict(lambda: None)
     scores: dict[str, list[ScoreEvent]] = defaultdict(list)
     for turn in tqdm(turns, desc="replay", unit="turn", disable=not progress):
         outcome = await pipeline.process(states[turn.session_id], turn)
         states[turn.session_id] = outcome.state
         scores[turn.session_id].extend(outcome.scores)
-    return [session_result(state, scores[sid], pipeline.settings.recall_turn) for sid, state in states.items() if state]
+    results = [
+        session_result(state, scores[sid], pipeline.settings.recall_turn) for sid, state in states.items() if state
+    ]
+    return results, [score for session in scores.values() for score in session]
 
 
 def session_result(state: SessionState, scores: list[ScoreEvent], recall_turn: int) -> SessionResult:
@@ -149,7 +154,7 @@ def aggregate(sessions: list[SessionResult]) -> dict:
 def run_replay(pipeline: TurnPipeline, path: Path, out_dir: Path, progress: bool = True) -> tuple[Path, Path]:
     """Replay a file; write results.json and report.html into `out_dir`."""
     turns = read_turns(path)
-    sessions = asyncio.run(replay_turns(pipeline, turns, progress))
+    sessions, _ = asyncio.run(replay_turns(pipeline, turns, progress))
     results = aggregate(sessions)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out_dir / "results.json", out_dir / "report.html"

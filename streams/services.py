@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from streams.embeddings import SentenceEmbedder
+from streams.embeddings import SentenceEmbedder, shared_embedder
 from streams.extract.entities import EntityExtractor, load_entity_extractor
 from streams.nli.scorer import NLIScorer, load_scorer
 from streams.settings import Settings
@@ -34,7 +34,7 @@ def load_components(settings: Settings) -> Components:
         batch_size=settings.nli_max_batch,
         threads=settings.nli_threads,
     )
-    return Components(scorer, load_entity_extractor(settings.ner_model), SentenceEmbedder())
+    return Components(scorer, load_entity_extractor(settings.ner_model), shared_embedder())
 
 
 def turn_settings(settings: Settings) -> TurnSettings:
