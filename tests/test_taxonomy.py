@@ -23,6 +23,7 @@ def test_seed_001_scenario_types() -> None:
     [
         ("X costs $10.", "X costs $50.", "factual"),
         ("X supports Python 2 (2020).", "X dropped Python 2 in 2024.", "temporal"),
+        ("The 2020 release supports Python 2.", "The 2024 release supports only Python 3.", "temporal"),
         ("X is no longer maintained.", "X is maintained by its authors.", "temporal"),
         ("X is 40% faster in a synthetic benchmark.", "X shows no improvement in production.", "methodological"),
         ("X is best for small teams.", "X does not scale past 100 users.", "opinion"),

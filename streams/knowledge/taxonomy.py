@@ -35,7 +35,7 @@ _TEMPORAL = re.compile(
     r"used to|formerly|previously|recently|until|newer|older|latest|outdated)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"\b(19|20)\d{2}\b")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _METHOD = re.compile(
     r"\b(benchmark(?:s|ed)?|synthetic|in production|production|in the lab|lab|study|studies|survey|trial|"
     r"measured|measurement|experiment(?:s|al)?|simulation|tests? show|according to|sample|methodology)\b",
