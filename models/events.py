@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -52,6 +53,60 @@ class TurnEvent(BaseModel):
     candidates: list[str] = Field(default_factory=list, description="alternative sampled responses (NCP)")
     summary: str | None = Field(default=None, description="the model's own state summary at this turn")
     case: Case | None = None
+
+
+class KnowledgeWrite(BaseModel):
+    """One knowledge or memory write on `contraflow.knowledge.writes` (key: entry_id or subject)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    entry_id: str = Field(min_length=1, max_length=256, description="id of the stored entry; a repeat upserts it")
+    collection: str = Field(min_length=1, description="one of CONTRAFLOW_KNOWLEDGE_COLLECTIONS")
+    text: str = Field(min_length=1, description="the claim")
+    subject: str | None = Field(None, description="structured memory: what the claim is about")
+    predicate: str | None = Field(None, description="structured memory: which attribute")
+    object_value: str | None = Field(None, description="structured memory: the value")
+    source: Literal["memory", "db", "tool"] = Field("memory", description="where the write comes from")
+    source_tool: str | None = Field(None, description="the tool that produced it, for source=tool")
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    created_at: datetime = Field(description="when the claim was made, ISO 8601")
+    tenant: str | None = None
+
+    @property
+    def structured(self) -> bool:
+        return bool(self.subject and self.predicate and self.object_value is not None)
+
+
+class ResolutionVerdict(BaseModel):
+    """A person's verdict on a conflict, on `contraflow.knowledge.resolutions` (key: conflict_id)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    conflict_id: str = Field(min_length=1)
+    verdict: Literal["a_correct", "b_correct", "both_valid", "context_dependent"]
+    explanation: str = ""
+    resolved_by: str | None = None
+    ts: datetime
+
+
+class MemoryUpdate(BaseModel):
+    """A stored entry's status or confidence changed, on `contraflow.memory.updates`."""
+
+    update_id: str = Field(description="deterministic id from the entry, the cause and the new state")
+    entry_id: str
+    tenant: str | None = None
+    collection: str | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    object_value: str | None = None
+    previous_status: str
+    status: str = Field(description="active, conflicted or superseded")
+    previous_confidence: float
+    confidence: float
+    reinforcement_count: int = 1
+    conflict_id: str | None = Field(None, description="the conflict that caused the change")
+    reason: str
+    ts: datetime
 
 
 class NLIProbabilities(BaseModel):
