@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 import faust
 from pydantic import BaseModel
 
-from models.events import TurnEvent
+from models.events import DeadLetter, TurnEvent
 from models.state import SessionState
 from streams.deadletters import InputError, check_text_size, dead_letter, decode_event
 from streams.settings import Settings
@@ -37,6 +37,23 @@ def topic_emitter(app: faust.App) -> Emit:
     return emit
 
 
+def dead_letter_for(
+    exc: Exception, key: bytes | None, raw: bytes | None, topic: str, partition: int, offset: int, settings: Settings
+) -> DeadLetter:
+    """The dead letter of an input record that raised `exc`."""
+    kind = exc.kind if isinstance(exc, InputError) else "processing"
+    return dead_letter(
+        topic=topic,
+        partition=partition,
+        offset=offset,
+        key=key,
+        raw=raw,
+        kind=kind,
+        error=f"{type(exc).__name__}: {exc}" if kind == "processing" else str(exc),
+        max_bytes=settings.deadletter_max_bytes,
+    )
+
+
 def attach_turn_agent(app: faust.App, pipeline: TurnPipeline, settings: Settings, emit: Emit) -> faust.types.AgentT:
     """Declare the sessions table and the turn agent on `app`; returns the agent."""
     source = app.topic(TURNS.name, key_type=bytes, value_type=bytes, key_serializer="raw", value_serializer="raw")
@@ -55,18 +72,7 @@ def attach_turn_agent(app: faust.App, pipeline: TurnPipeline, settings: Settings
             state = SessionState.model_validate(stored) if stored else None
             outcome = await pipeline.process(state, turn)
         except Exception as exc:  # every failure becomes a dead letter; the agent goes on
-            kind = exc.kind if isinstance(exc, InputError) else "processing"
-            letter = dead_letter(
-                topic=topic,
-                partition=partition,
-                offset=offset,
-                key=key,
-                raw=raw,
-                kind=kind,
-                error=f"{type(exc).__name__}: {exc}" if kind == "processing" else str(exc),
-                max_bytes=settings.deadletter_max_bytes,
-            )
-            await emit(DEADLETTER, key, letter)
+            await emit(DEADLETTER, key, dead_letter_for(exc, key, raw, topic, partition, offset, settings))
             return
         if outcome.duplicate:
             return

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import faust
 
+from agents.knowledge import attach_knowledge_agent
 from agents.turns import attach_turn_agent, topic_emitter
 from streams.app import create_app
+from streams.knowledge.pipeline import KnowledgePipeline
 from streams.nli.batcher import MicroBatcher
-from streams.services import load_components, turn_services, turn_settings
+from streams.services import knowledge_settings, load_components, open_store, turn_services, turn_settings
 from streams.settings import Settings
 from streams.turns import TurnPipeline
 
@@ -17,6 +19,10 @@ def build_worker(settings: Settings) -> faust.App:
     components = load_components(settings)
     batcher = MicroBatcher(components.scorer, max_batch=settings.nli_max_batch, max_wait_ms=settings.nli_max_wait_ms)
     app = create_app(settings)
-    pipeline = TurnPipeline(turn_services(components, score=batcher.score), turn_settings(settings))
-    attach_turn_agent(app, pipeline, settings, topic_emitter(app))
+    services = turn_services(components, score=batcher.score)
+    emit = topic_emitter(app)
+    attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit)
+    assert services.embed is not None
+    knowledge = KnowledgePipeline(open_store(settings), batcher.score, services.embed, knowledge_settings(settings))
+    attach_knowledge_agent(app, knowledge, settings, emit)
     return app

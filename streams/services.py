@@ -11,6 +11,9 @@ import numpy as np
 
 from streams.embeddings import SentenceEmbedder, shared_embedder
 from streams.extract.entities import EntityExtractor, load_entity_extractor
+from streams.knowledge.memory import MemoryPolicy
+from streams.knowledge.pipeline import KnowledgeSettings
+from streams.knowledge.store import KnowledgeStore
 from streams.nli.scorer import NLIScorer, load_scorer
 from streams.settings import Settings
 from streams.turns import ScoreFn, TurnServices, TurnSettings
@@ -35,6 +38,40 @@ def load_components(settings: Settings) -> Components:
         threads=settings.nli_threads,
     )
     return Components(scorer, load_entity_extractor(settings.ner_model), shared_embedder())
+
+
+def open_store(settings: Settings) -> KnowledgeStore:
+    """The configured knowledge store: LanceDB under the data dir, or Weaviate."""
+    if settings.knowledge_store == "weaviate":
+        from streams.knowledge.weaviate import WeaviateStore
+
+        if not settings.weaviate_url:
+            raise ValueError("knowledge_store=weaviate needs CONTRAFLOW_WEAVIATE_URL")
+        return WeaviateStore(settings.weaviate_url, api_key=settings.weaviate_api_key)
+    from streams.knowledge.lance import LanceStore
+
+    return LanceStore(settings.data_dir / "knowledge")
+
+
+def knowledge_settings(settings: Settings) -> KnowledgeSettings:
+    return KnowledgeSettings(
+        collections=tuple(settings.knowledge_collections),
+        top_k=settings.knowledge_top_k,
+        sensitivity=settings.knowledge_sensitivity,
+        thresholds={
+            "strict": settings.sensitivity_strict,
+            "balanced": settings.sensitivity_balanced,
+            "lenient": settings.sensitivity_lenient,
+        },
+        policy=MemoryPolicy(
+            temporal_days=settings.memory_temporal_days,
+            confidence_gap=settings.memory_confidence_gap,
+            reinforcement_gap=settings.memory_reinforcement_gap,
+            min_confidence_for_conflict=settings.memory_min_confidence,
+            conflict_decay=settings.memory_conflict_decay,
+            lower_confidence_decay=settings.memory_lower_decay,
+        ),
+    )
 
 
 def turn_settings(settings: Settings) -> TurnSettings:

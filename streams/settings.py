@@ -86,6 +86,23 @@ class Settings(BaseSettings):
     slope_threshold: float = Field(-0.05, description="drift slope below this raises an alert")
     slope_min_turns: int = Field(3, ge=2, description="assistant turns before the slope is judged")
     repetition_limit: float = Field(0.30, ge=0, le=1, description="repeated share above which history is cleaned")
+    # Knowledge writes (seeds 001, 004)
+    knowledge_store: Literal["lance", "weaviate"] = Field("lance", description="embedded LanceDB or Weaviate")
+    weaviate_url: str | None = Field(None, description="Weaviate URL, for knowledge_store=weaviate")
+    weaviate_api_key: str | None = Field(None, description="Weaviate API key (use a Secret)")
+    knowledge_collections: list[str] = Field(
+        ["default", "memories", "facts", "documents"], description="collections writes may name (JSON list)"
+    )
+    knowledge_top_k: int = Field(5, ge=1, description="similar stored entries each write is checked against")
+    knowledge_sensitivity: Literal["strict", "balanced", "lenient"] = Field(
+        "balanced", description="which threshold the write precheck uses"
+    )
+    memory_temporal_days: int = Field(30, ge=0, description="seed 004: more days apart keeps the newest")
+    memory_confidence_gap: float = Field(0.2, ge=0, le=1, description="seed 004: bigger gap keeps the more confident")
+    memory_reinforcement_gap: int = Field(3, ge=1, description="seed 004: this gap keeps the most reinforced")
+    memory_min_confidence: float = Field(0.4, ge=0, le=1, description="seed 004: below this the old value is replaced")
+    memory_conflict_decay: float = Field(0.5, ge=0, le=1, description="seed 004: confidence factor on conflict")
+    memory_lower_decay: float = Field(0.8, ge=0, le=1, description="seed 004: factor of the less confident value")
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
 
     @model_validator(mode="after")

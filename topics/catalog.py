@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from models.events import ConflictEvent, DeadLetter, DriftAlert, ScoreEvent, TurnEvent
+from models.events import (
+    ConflictEvent,
+    DeadLetter,
+    DriftAlert,
+    KnowledgeWrite,
+    MemoryUpdate,
+    ResolutionVerdict,
+    ScoreEvent,
+    TurnEvent,
+)
 
 DAY_MS = 24 * 60 * 60 * 1000
 
@@ -30,6 +39,27 @@ TURNS = TopicSpec(
     value=TurnEvent,
     direction="input",
     description="conversation turns from the chat systems",
+)
+KNOWLEDGE_WRITES = TopicSpec(
+    name="contraflow.knowledge.writes",
+    key="subject for structured memory, else entry_id",
+    value=KnowledgeWrite,
+    direction="input",
+    description="knowledge and memory writes, checked for conflicts before they are stored",
+)
+KNOWLEDGE_RESOLUTIONS = TopicSpec(
+    name="contraflow.knowledge.resolutions",
+    key="conflict_id",
+    value=ResolutionVerdict,
+    direction="input",
+    description="a person's verdict on a conflict",
+)
+MEMORY_UPDATES = TopicSpec(
+    name="contraflow.memory.updates",
+    key="entry_id",
+    value=MemoryUpdate,
+    direction="output",
+    description="a stored entry's status or confidence changed, with the conflict that caused it",
 )
 CONFLICTS = TopicSpec(
     name="contraflow.conflicts",
@@ -63,5 +93,14 @@ DEADLETTER = TopicSpec(
     description="inputs that could not be processed, with the error",
 )
 
-ALL_TOPICS: tuple[TopicSpec, ...] = (TURNS, CONFLICTS, SCORES, ALERTS, DEADLETTER)
+ALL_TOPICS: tuple[TopicSpec, ...] = (
+    TURNS,
+    KNOWLEDGE_WRITES,
+    KNOWLEDGE_RESOLUTIONS,
+    CONFLICTS,
+    SCORES,
+    ALERTS,
+    MEMORY_UPDATES,
+    DEADLETTER,
+)
 OUTPUT_TOPICS: tuple[TopicSpec, ...] = tuple(t for t in ALL_TOPICS if t.direction == "output")
