@@ -5,6 +5,7 @@ from __future__ import annotations
 import faust
 
 from agents.knowledge import attach_knowledge_agent
+from agents.resolutions import attach_resolutions_agent
 from agents.turns import attach_turn_agent, topic_emitter
 from streams.app import create_app
 from streams.knowledge.pipeline import KnowledgePipeline
@@ -23,6 +24,8 @@ def build_worker(settings: Settings) -> faust.App:
     emit = topic_emitter(app)
     attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit)
     assert services.embed is not None
-    knowledge = KnowledgePipeline(open_store(settings), batcher.score, services.embed, knowledge_settings(settings))
+    store = open_store(settings)
+    knowledge = KnowledgePipeline(store, batcher.score, services.embed, knowledge_settings(settings))
     attach_knowledge_agent(app, knowledge, settings, emit)
+    attach_resolutions_agent(app, store, settings, emit)
     return app

@@ -69,6 +69,7 @@ class KnowledgeWrite(BaseModel):
     source: Literal["memory", "db", "tool"] = Field("memory", description="where the write comes from")
     source_tool: str | None = Field(None, description="the tool that produced it, for source=tool")
     confidence: float = Field(0.8, ge=0.0, le=1.0)
+    reinforcement_count: int = Field(1, ge=1, description="times the source has confirmed this value (seed 004)")
     created_at: datetime = Field(description="when the claim was made, ISO 8601")
     tenant: str | None = None
 

@@ -55,7 +55,11 @@ def turn_line(session: str, index: int, text: str, role: str = "assistant", even
 
 
 def send(settings: Settings, lines: list[bytes]) -> None:
-    asyncio.run(produce_lines(settings, TURNS.name, lines))
+    send_to(settings, TURNS.name, lines)
+
+
+def send_to(settings: Settings, topic: str, lines: list[bytes], key_field: str = "session_id") -> None:
+    asyncio.run(produce_lines(settings, topic, lines, key_field))
 
 
 def collect(settings: Settings, worker: WorkerProcess, done, timeout_s: float = 120.0) -> dict[str, list[dict]]:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from models.events import Claim, ConflictEvent, KnowledgeWrite, MemoryUpdate, NLIProbabilities, Resolution
 from models.ids import stable_id
 from streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, resolve
+from streams.knowledge.resolutions import conflict_record
 from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore, SearchHit
 from streams.knowledge.taxonomy import classify
 from streams.turns import probabilities
@@ -134,7 +135,7 @@ class KnowledgePipeline:
                 else:
                     await asyncio.to_thread(self.store.update_status, value.entry_id, value.status, value.confidence)
             if decision.strategy == "reinforce":
-                return outcome  # the write is folded into the existing entry
+                return outcome  # the write is folded into the existing entry (no conflict to record)
         hits = [h for h in await self._similar(write, vector) if h.entry.entry_id != write.entry_id]
         if hits:
             outcome.report = await self._precheck(write, hits)
@@ -142,6 +143,8 @@ class KnowledgePipeline:
             await asyncio.to_thread(self.store.save_report, self._record(outcome.report, write))
         entry = self._entry(write, vector, status, confidence, reinforcement)
         await asyncio.to_thread(self.store.upsert, [entry])
+        for event in outcome.conflicts:
+            await asyncio.to_thread(self.store.save_report, conflict_record(event))
         return outcome
 
     @staticmethod
@@ -153,6 +156,7 @@ class KnowledgePipeline:
             predicate=write.predicate,
             object_value=write.object_value,
             confidence=write.confidence,
+            reinforcement_count=write.reinforcement_count,
             created_at=write.created_at,
             source=write.source,
             entry_id=write.entry_id,
