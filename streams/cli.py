@@ -151,6 +151,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_conflicts(args: argparse.Namespace) -> int:
+    from streams.knowledge.pipeline import format_report, knowledge_conflicts
+    from streams.services import load_components, open_store, turn_services
+
+    settings = _settings(args)
+    components = load_components(settings)
+    services = turn_services(components)
+    assert services.embed is not None
+    store = open_store(settings)
+    threshold = getattr(settings, f"sensitivity_{args.sensitivity}")
+    report = asyncio.run(
+        knowledge_conflicts(
+            store,
+            args.topic,
+            services.score,
+            services.embed,
+            tenant=args.tenant,
+            collections=args.collection or None,
+            sensitivity=args.sensitivity,
+            threshold=threshold,
+            limit=args.limit,
+        )
+    )
+    store.close()
+    print(report.model_dump_json(indent=2) if args.json else format_report(report))
+    return 0
+
+
 def cmd_schemas(args: argparse.Namespace) -> int:
     from models.schema import check_schemas, write_schemas
 
@@ -218,6 +246,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="NLI model (default: the configured one)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("conflicts", help="check the stored knowledge about a topic for contradictions")
+    p.add_argument("topic", help="the topic or claim to check")
+    p.add_argument("--collection", action="append", help="restrict to a collection (repeatable)")
+    p.add_argument("--tenant", help="the tenant whose entries to check (default: entries without a tenant)")
+    p.add_argument("--sensitivity", choices=["strict", "balanced", "lenient"], default="balanced")
+    p.add_argument("--limit", type=int, default=20, help="entries to retrieve and compare (default 20)")
+    p.add_argument("--model", help="NLI model (default: the configured one)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_conflicts)
 
     p = sub.add_parser("schemas", help="export the JSON Schema and doc page of every topic")
     p.add_argument("--out", default="docs/topics", help="output folder (default docs/schemas)")

@@ -13,7 +13,13 @@ from models.events import KnowledgeWrite
 from streams.embeddings import shared_embedder
 from streams.knowledge.lance import LanceStore
 from streams.knowledge.memory import MemoryValue
-from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings, slot_key
+from streams.knowledge.pipeline import (
+    KnowledgePipeline,
+    KnowledgeSettings,
+    format_report,
+    knowledge_conflicts,
+    slot_key,
+)
 
 CONTRA, NEUTRAL = [0.02, 0.08, 0.9], [0.1, 0.8, 0.1]
 
@@ -114,3 +120,44 @@ async def test_equal_value_reinforces_without_a_new_entry(pipeline: KnowledgePip
     assert not again.conflicts and again.slot_value.reinforcement_count == 2
     assert pipeline.store.get("m2") is None and pipeline.store.count() == 1
     assert isinstance(again.slot_value, MemoryValue)
+
+
+async def test_recall_time_report_over_the_store(pipeline: KnowledgePipeline) -> None:
+    t = datetime(2026, 1, 1, tzinfo=UTC)
+    for entry_id, text in [
+        ("video-a", "X improves performance by 40%."),
+        ("video-b", "X has no measurable impact on performance."),
+        ("research-c", "X degrades performance under load."),
+        ("other", "Bananas are rich in potassium."),
+    ]:
+        await pipeline.process(write(entry_id, text, t), None)
+    report = await knowledge_conflicts(pipeline.store, "X performance", KeywordNLI(), embed, limit=3)
+    assert report.sources_analyzed == 3 and len(report.conflicts) == 3
+    assert {(c.entry_a, c.entry_b) for c in report.conflicts} == {
+        ("research-c", "video-a"),
+        ("research-c", "video-b"),
+        ("video-a", "video-b"),
+    }
+    text = format_report(report)
+    assert "Conflicts about: X performance" in text and "[factual, high]" in text
+
+
+def test_conflicts_command_prints_a_report(tmp_path: Path, tiny_onnx: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    async def fill() -> None:
+        pipe = KnowledgePipeline(
+            LanceStore(tmp_path / "knowledge"), KeywordNLI(), embed, KnowledgeSettings(collections=("default",))
+        )
+        for entry_id, text in [("a", "X improves performance."), ("b", "X degrades performance.")]:
+            await pipe.process(write(entry_id, text, datetime(2026, 1, 1, tzinfo=UTC)), None)
+        pipe.store.close()
+
+    asyncio.run(fill())
+    env = {**os.environ, "CONTRAFLOW_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "streams.cli", "conflicts", "X performance", "--model", str(tiny_onnx), "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert '"sources_analyzed": 2' in result.stdout

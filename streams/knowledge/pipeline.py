@@ -362,3 +362,52 @@ def build_report(
         confidence=float(np.mean(decisiveness)) if decisiveness else 1.0,
         summary=summary,
     )
+
+
+async def knowledge_conflicts(
+    store: KnowledgeStore,
+    topic: str,
+    score: ScoreFn,
+    embed: EmbedFn,
+    *,
+    tenant: str | None = None,
+    collections: list[str] | None = None,
+    sensitivity: str = "balanced",
+    threshold: float = 0.5,
+    limit: int = 20,
+) -> ConflictReport:
+    """Seed 001's `knowledge_conflicts`: the stored entries closest to a topic, every pair
+    scored both ways, the conflicts over the threshold classified."""
+    vector = (await embed([topic]))[0]
+    hits = await asyncio.to_thread(
+        store.hybrid_search,
+        topic,
+        [float(x) for x in vector],
+        tenant=tenant,
+        collections=collections,
+        statuses=["active"],
+        limit=limit,
+    )
+    ordered = sorted((h.entry for h in hits), key=lambda e: (e.created_at, e.entry_id))
+    pairs = [ScoredPair(a, b, np.zeros(3), np.zeros(3)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+    return build_report(topic, await score_pairs(pairs, score), len(hits), sensitivity, threshold)
+
+
+def format_report(report: ConflictReport) -> str:
+    """The report as text for a person."""
+    lines = [f"Conflicts about: {report.topic}", report.summary, ""]
+    for i, pair in enumerate(report.conflicts, start=1):
+        lines += [
+            f"{i}. [{pair.conflict_type}, {pair.severity}] p(contradiction) {pair.p_contradiction:.2f}",
+            f"   A ({pair.collection_a}/{pair.entry_a}): {pair.claim_a}",
+            f"   B ({pair.collection_b}/{pair.entry_b}): {pair.claim_b}",
+            f"   why: {pair.explanation}",
+            f"   what to do: {pair.resolution_hint}",
+        ]
+    if report.consensus_claims:
+        lines += ["", "Consensus:"] + [f"  - {claim}" for claim in report.consensus_claims]
+    lines += [
+        "",
+        f"sources analysed: {report.sources_analyzed}; collections: {', '.join(report.collections_searched) or '—'}",
+    ]
+    return "\n".join(lines)
