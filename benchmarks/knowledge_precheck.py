@@ -1,0 +1,107 @@
+"""Knowledge-write precheck latency on an embedded store of 10,000 entries.
+
+    python benchmarks/knowledge_precheck.py [--entries 10000] [--writes 50] [--model builtin]
+
+Fills a LanceDB store under a temporary folder with generated claims (embedded in bulk
+by the MiniLM embedder), then times `KnowledgePipeline.process` for new writes: embed,
+hybrid search (top 5, same tenant), both NLI directions for each hit, classification,
+report and upsert — the whole precheck a write goes through. Prints median and p90.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from models.events import KnowledgeWrite
+from streams.embeddings import shared_embedder
+from streams.knowledge.lance import LanceStore
+from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
+from streams.knowledge.store import KnowledgeEntry
+from streams.nli.scorer import load_scorer
+from streams.settings import Settings
+
+SUBJECTS = ["The API gateway", "Service X", "The billing job", "Library Y", "The mobile app", "Cluster Z", "Model M"]
+VERBS = ["improves", "reduces", "doubles", "does not change", "degrades", "halves", "stabilises"]
+OBJECTS = ["latency", "throughput", "memory use", "error rates", "cold starts", "costs", "accuracy"]
+CONTEXTS = ["", " under load", " for small teams", " in production", " in synthetic benchmarks", " since 2024"]
+
+
+def claim(rng: random.Random) -> str:
+    subject, verb, thing, context = (rng.choice(x) for x in (SUBJECTS, VERBS, OBJECTS, CONTEXTS))
+    return f"{subject} {verb} {thing}{context} by {rng.randint(2, 90)}%."
+
+
+def fill(store: LanceStore, n: int, rng: random.Random) -> None:
+    embedder = shared_embedder()
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    for offset in range(0, n, 1000):
+        texts = [claim(rng) for _ in range(min(1000, n - offset))]
+        vectors = embedder.embed(texts, batch_size=64)
+        store.upsert(
+            [
+                KnowledgeEntry(
+                    entry_id=f"e{offset + i}",
+                    collection="facts",
+                    text=text,
+                    created_at=start + timedelta(minutes=offset + i),
+                    vector=[float(x) for x in vector],
+                )
+                for i, (text, vector) in enumerate(zip(texts, vectors, strict=True))
+            ]
+        )
+    store.optimize()
+
+
+async def time_writes(pipeline: KnowledgePipeline, writes: int, rng: random.Random) -> list[float]:
+    times = []
+    for i in range(writes):
+        write = KnowledgeWrite(
+            entry_id=f"new{i}", collection="facts", text=claim(rng), created_at=datetime(2026, 1, 1, tzinfo=UTC)
+        )
+        started = time.perf_counter()
+        await pipeline.process(write, None)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--writes", type=int, default=50)
+    parser.add_argument("--model", default="builtin")
+    args = parser.parse_args()
+    rng = random.Random(3)
+    settings = Settings(nli_model=args.model)
+    scorer = load_scorer(settings.nli_model_path, settings.nli_backend)
+    embedder = shared_embedder()
+
+    async def score(pairs):
+        return await asyncio.to_thread(scorer.score, list(pairs))
+
+    async def embed(texts):
+        return await asyncio.to_thread(embedder.embed, texts)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = LanceStore(Path(tmp) / "knowledge")
+        started = time.perf_counter()
+        fill(store, args.entries, rng)
+        print(f"filled {store.count()} entries in {time.perf_counter() - started:.0f}s")
+        pipeline = KnowledgePipeline(store, score, embed, KnowledgeSettings(collections=("facts",)))
+        times = asyncio.run(time_writes(pipeline, args.writes, rng))
+        store.close()
+    times.sort()
+    print(
+        f"precheck of one write over {args.entries} entries: median {1000 * statistics.median(times):.0f} ms, "
+        f"p90 {1000 * times[int(0.9 * len(times))]:.0f} ms ({args.writes} writes, model {args.model})"
+    )
+
+
+if __name__ == "__main__":
+    main()
