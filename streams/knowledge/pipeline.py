@@ -123,7 +123,6 @@ class KnowledgePipeline:
     async def process(self, write: KnowledgeWrite, slot: MemoryValue | None) -> KnowledgeOutcome:
         """Everything one write does; `slot` is the current value of its structured slot."""
         outcome = KnowledgeOutcome()
-        vector = (await self.embed([write.text]))[0]
         status, confidence, reinforcement = "active", write.confidence, 1
         if write.structured:
             decision = resolve(slot, self._memory_value(write), self.settings.policy)
@@ -136,9 +135,8 @@ class KnowledgePipeline:
                     await asyncio.to_thread(self.store.update_status, value.entry_id, value.status, value.confidence)
             if decision.strategy == "reinforce":
                 return outcome  # the write is folded into the existing entry (no conflict to record)
-        hits = [h for h in await self._similar(write, vector) if h.entry.entry_id != write.entry_id]
-        if hits:
-            outcome.report = await self._precheck(write, hits)
+        vector, outcome.report = await self.precheck(write)
+        if outcome.report is not None and outcome.report.conflicts:
             outcome.conflicts.extend(knowledge_conflict_events(outcome.report, write.tenant, write.created_at))
             await asyncio.to_thread(self.store.save_report, self._record(outcome.report, write))
         entry = self._entry(write, vector, status, confidence, reinforcement)
@@ -146,6 +144,20 @@ class KnowledgePipeline:
         for event in outcome.conflicts:
             await asyncio.to_thread(self.store.save_report, conflict_record(event))
         return outcome
+
+    async def precheck(self, write: KnowledgeWrite) -> tuple[np.ndarray, ConflictReport | None]:
+        """The write's vector and the report over its most similar stored entries (None
+        when the tenant has none): what a write is checked against before it is stored."""
+        vector = (await self.embed([write.text]))[0]
+        hits = [h for h in await self._similar(write, vector) if h.entry.entry_id != write.entry_id]
+        if not hits:
+            return vector, None
+        new = self._entry(write, vector=None, status="active", confidence=write.confidence, reinforcement=1)
+        pairs = [ScoredPair(h.entry, new, np.zeros(3), np.zeros(3)) for h in hits]
+        scored = await score_pairs(pairs, self.score)
+        return vector, build_report(
+            write.text, scored, len(hits) + 1, self.settings.sensitivity, self.settings.threshold
+        )
 
     @staticmethod
     def _memory_value(write: KnowledgeWrite) -> MemoryValue:
@@ -234,12 +246,6 @@ class KnowledgePipeline:
             statuses=["active"],
             limit=self.settings.top_k,
         )
-
-    async def _precheck(self, write: KnowledgeWrite, hits: list[SearchHit]) -> ConflictReport:
-        new = self._entry(write, vector=None, status="active", confidence=write.confidence, reinforcement=1)
-        pairs = [ScoredPair(h.entry, new, np.zeros(3), np.zeros(3)) for h in hits]
-        scored = await score_pairs(pairs, self.score)
-        return build_report(write.text, scored, len(hits) + 1, self.settings.sensitivity, self.settings.threshold)
 
     @staticmethod
     def _entry(
