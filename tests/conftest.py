@@ -57,10 +57,11 @@ def tiny_onnx(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return out
 
 
-@pytest.fixture(scope="session")
-def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    """One Tansu broker for the whole test session."""
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[object]:
+    """A Tansu broker of the test's own (memory only; it starts in well under a second),
+    so no test reads another's events."""
     from streams.broker import TansuBroker
 
-    with TansuBroker(log=tmp_path_factory.mktemp("broker") / "tansu.log") as running:
+    with TansuBroker(log=tmp_path / "tansu.log") as running:
         yield running

@@ -160,7 +160,9 @@ def load_entity_extractor(model_name: str | None = None) -> EntityExtractor:
     try:
         nlp = spacy.load(name)
     except OSError:  # spaCy's E050: no installed package, link or path has that name
-        logger.warning("NER model %r is not installed: using the rules entity extractor instead", name)
+        # the default model is optional (not on PyPI): its absence is the normal case, not a warning
+        log = logger.warning if model_name else logger.info
+        log("NER model %r is not installed: using the rules entity extractor instead", name)
         return EntityExtractor(build_rules_pipeline(), mode=RULES_MODE)
     if "abbreviation_detector" not in nlp.pipe_names:
         nlp.add_pipe("abbreviation_detector")
