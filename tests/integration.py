@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 
-from streams.broker import free_port
+from streams.demo import local_overrides
 from streams.kafka import OutputReader, ensure_topics, produce_lines
 from streams.settings import Settings
 from streams.worker_process import WorkerProcess
@@ -17,21 +17,9 @@ from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, TURNS
 
 
 def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, **extra: object) -> dict[str, object]:
-    return {
-        "broker_url": broker_url,
-        "app_id": app_id,
-        "nli_model": str(model),
-        "nli_backend": "transformers",
-        "one_record_per_batch": True,
-        "topic_partitions": 2,
-        "rebalance_timeout_s": 3,
-        "session_timeout_s": 6,
-        "heartbeat_interval_s": 1,
-        "web_port": free_port(),
-        "data_dir": data_dir,
-        "stride": 1,
-        **extra,
-    }
+    """The demo's local-broker profile, with the given model (torch backend) and stride 1."""
+    base = Settings(nli_model=str(model), data_dir=data_dir, stride=1)
+    return {**local_overrides(broker_url, base, app_id), "nli_backend": "transformers", **extra}
 
 
 def start_worker(overrides: dict[str, object], log: Path) -> WorkerProcess:

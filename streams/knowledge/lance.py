@@ -50,12 +50,12 @@ from streams.knowledge.store import (
     ConflictReportRecord,
     KnowledgeEntry,
     SearchHit,
-    check_search_args,
     check_status,
     check_vector,
     cosine_similarity,
     dedupe_last,
     relative_score_fusion,
+    search_vector,
 )
 
 log = logging.getLogger(__name__)
@@ -221,9 +221,8 @@ class LanceStore:
         limit: int = 5,
         alpha: float = 0.5,
     ) -> list[SearchHit]:
-        check_search_args(limit, alpha, statuses)
-        query = check_vector(vector, self.dim, "the query")
-        if (collections is not None and not collections) or (statuses is not None and not statuses):
+        query = search_vector(vector, self.dim, limit, alpha, collections, statuses)
+        if query is None:
             return []
         where = build_where(tenant, collections, statuses)
         table = self._open()[0]

@@ -182,6 +182,22 @@ def check_search_args(limit: int, alpha: float, statuses: Sequence[str] | None) 
         check_status(status)
 
 
+def search_vector(
+    vector: Sequence[float],
+    dim: int,
+    limit: int,
+    alpha: float,
+    collections: Sequence[str] | None,
+    statuses: Sequence[str] | None,
+) -> list[float] | None:
+    """The checked query vector of a hybrid search, or None when its filters can match nothing."""
+    check_search_args(limit, alpha, statuses)
+    query = check_vector(vector, dim, "the query")
+    if (collections is not None and not collections) or (statuses is not None and not statuses):
+        return None
+    return query
+
+
 def check_vector(vector: Sequence[float] | None, dim: int, what: str) -> list[float]:
     """The vector as a list of floats; ValueError when it is missing or of the wrong dimension."""
     if vector is None:

@@ -37,11 +37,11 @@ from streams.knowledge.store import (
     ConflictReportRecord,
     KnowledgeEntry,
     SearchHit,
-    check_search_args,
     check_status,
     check_vector,
     cosine_similarity,
     dedupe_last,
+    search_vector,
 )
 
 ENTRIES_COLLECTION = "KnowledgeEntries"
@@ -354,9 +354,8 @@ class WeaviateStore:
         limit: int = 5,
         alpha: float = 0.5,
     ) -> list[SearchHit]:
-        check_search_args(limit, alpha, statuses)
-        query = check_vector(vector, self.dim, "the query")
-        if (collections is not None and not collections) or (statuses is not None and not statuses):
+        query = search_vector(vector, self.dim, limit, alpha, collections, statuses)
+        if query is None:
             return []
         kwargs = build_hybrid_kwargs(
             text, query, tenant=tenant, collections=collections, statuses=statuses, limit=limit, alpha=alpha
