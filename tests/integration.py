@@ -22,10 +22,18 @@ def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, 
     return {**local_overrides(broker_url, base, app_id), "nli_backend": "transformers", **extra}
 
 
-def start_worker(overrides: dict[str, object], log: Path) -> WorkerProcess:
+def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 120.0) -> WorkerProcess:
+    """A worker process, returned once it has joined its group and recovered its tables."""
     settings = Settings(**overrides)
     asyncio.run(ensure_topics(settings, ALL_TOPICS))
-    return WorkerProcess(overrides, log, loglevel="info").start()
+    worker = WorkerProcess(overrides, log, loglevel="info").start()
+    deadline = time.monotonic() + ready_timeout_s
+    while "Worker]: Ready" not in (log.read_text(errors="replace") if log.exists() else ""):
+        if not worker.alive or time.monotonic() > deadline:
+            worker.stop()
+            raise AssertionError(f"worker not ready:\n{worker.log_tail()}")
+        time.sleep(0.2)
+    return worker
 
 
 def turn_line(session: str, index: int, text: str, role: str = "assistant", event_id: str | None = None) -> bytes:
