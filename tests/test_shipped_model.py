@@ -27,7 +27,7 @@ def test_default_settings_load_it_with_onnx_runtime() -> None:
         ("You should not take ibuprofen with warfarin.", "You can take ibuprofen with warfarin.", "contradiction"),
         ("Keep taking metformin twice daily.", "Stop taking metformin.", "contradiction"),
         ("A man is playing a guitar on stage.", "A man is playing music.", "entailment"),
-        ("Take your inhaler every morning.", "Take your inhaler every morning and evening.", "neutral"),
+        ("A man is playing a guitar on stage.", "The man is a famous musician.", "neutral"),
     ],
 )
 def test_clear_cases(premise: str, hypothesis: str, label: str) -> None:
