@@ -90,7 +90,7 @@ class KnowledgeSettings:
     collections: tuple[str, ...] = ("default",)
     top_k: int = 5
     sensitivity: str = "balanced"
-    thresholds: dict[str, float] = field(default_factory=lambda: {"strict": 0.3, "balanced": 0.5, "lenient": 0.8})
+    thresholds: dict[str, float] = field(default_factory=lambda: {"strict": 0.18, "balanced": 0.26, "lenient": 0.95})
     policy: MemoryPolicy = field(default_factory=MemoryPolicy)
 
     @property
