@@ -111,10 +111,14 @@ def test_seed_004_examples_dead_letters_and_restart(broker, tiny_model: Path, tm
             [memory("gai-db", "customer_gai_123", "delivery_pref", "Monday", 1.0, "2024-10-12", source="db")],
             key_field="subject",
         )
-        events = collect(
-            settings, worker, lambda ev: any(c["claim_b"]["entry_id"] == "gai-db" for c in ev["contraflow.conflicts"])
-        )
-        [after] = [c for c in events["contraflow.conflicts"] if c["claim_b"]["entry_id"] == "gai-db"]
+
+        def memory_conflict_of(ev: dict) -> list[dict]:
+            return [
+                c for c in ev["contraflow.conflicts"] if c["kind"] == "memory" and c["claim_b"]["entry_id"] == "gai-db"
+            ]
+
+        events = collect(settings, worker, lambda ev: bool(memory_conflict_of(ev)))
+        [after] = memory_conflict_of(events)
         assert after["claim_a"]["entry_id"] == "gai-fri"  # the slot remembered Friday across the restart
         assert after["conflict_type"] == "memory_vs_db"
     finally:
