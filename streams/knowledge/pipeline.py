@@ -25,7 +25,10 @@ from streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, 
 from streams.knowledge.resolutions import conflict_record
 from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore, SearchHit
 from streams.knowledge.taxonomy import classify
+from streams.settings import Settings
 from streams.turns import probabilities
+
+SENSITIVITIES = ("strict", "balanced", "lenient")
 
 ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
 EmbedFn = Callable[[list[str]], Awaitable[np.ndarray]]
@@ -90,7 +93,9 @@ class KnowledgeSettings:
     collections: tuple[str, ...] = ("default",)
     top_k: int = 5
     sensitivity: str = "balanced"
-    thresholds: dict[str, float] = field(default_factory=lambda: {"strict": 0.18, "balanced": 0.26, "lenient": 0.95})
+    thresholds: dict[str, float] = field(
+        default_factory=lambda: {name: Settings.model_fields[f"sensitivity_{name}"].default for name in SENSITIVITIES}
+    )
     policy: MemoryPolicy = field(default_factory=MemoryPolicy)
 
     @property
