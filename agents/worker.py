@@ -18,7 +18,12 @@ from streams.turns import TurnPipeline
 def build_worker(settings: Settings) -> faust.App:
     """Load the models (failing early with a clear error), then declare the agents."""
     components = load_components(settings)
-    batcher = MicroBatcher(components.scorer, max_batch=settings.nli_max_batch, max_wait_ms=settings.nli_max_wait_ms)
+    batcher = MicroBatcher(
+        components.scorer,
+        max_batch=settings.nli_max_batch,
+        max_wait_ms=settings.nli_max_wait_ms,
+        sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
+    )
     app = create_app(settings)
     services = turn_services(components, score=batcher.score)
     emit = topic_emitter(app)

@@ -33,8 +33,10 @@ def ceiling(scorer, pairs) -> float:
     return len(pairs) / (time.perf_counter() - started)
 
 
-async def micro_batched(scorer, pairs, callers: int, max_batch: int, max_wait_ms: float) -> tuple[float, float]:
-    batcher = MicroBatcher(scorer, max_batch=max_batch, max_wait_ms=max_wait_ms)
+async def micro_batched(
+    scorer, pairs, callers: int, max_batch: int, max_wait_ms: float, sort_window: int
+) -> tuple[float, float]:
+    batcher = MicroBatcher(scorer, max_batch=max_batch, max_wait_ms=max_wait_ms, sort_window=sort_window)
     queue = list(pairs)
 
     async def caller() -> None:
@@ -56,6 +58,7 @@ def main() -> None:
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--max-batch", type=int, default=32)
     parser.add_argument("--max-wait-ms", type=float, default=10.0)
+    parser.add_argument("--sort-window", type=int, default=256)
     args = parser.parse_args()
 
     settings = Settings(nli_model=args.model)
@@ -64,7 +67,9 @@ def main() -> None:
     scorer.score(pairs[:64])  # warm up
 
     single = one_per_forward(scorer, pairs)
-    batched, mean_batch = asyncio.run(micro_batched(scorer, pairs, args.callers, args.max_batch, args.max_wait_ms))
+    batched, mean_batch = asyncio.run(
+        micro_batched(scorer, pairs, args.callers, args.max_batch, args.max_wait_ms, args.sort_window)
+    )
     best = ceiling(scorer, pairs)
     print(f"model: {scorer.model_dir} ({type(scorer).__name__}), {len(pairs)} pairs, {args.callers} callers")
     print(f"one pair per forward : {single:8.1f} pairs/s")

@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     )
     nli_max_batch: int = Field(32, ge=1, description="micro-batcher: most pairs in one forward pass")
     nli_max_wait_ms: float = Field(10.0, ge=0, description="micro-batcher: longest wait for a batch to fill")
+    nli_sort_window: int = Field(
+        256, ge=1, description="micro-batcher: most waiting pairs sorted by length together (at least nli_max_batch)"
+    )
     nli_max_length: int = Field(256, ge=16, description="token limit of one premise+hypothesis pair")
     nli_threads: int = Field(0, ge=0, description="CPU threads for the model (0: the runtime's default)")
 

@@ -69,3 +69,28 @@ async def test_a_failing_batch_fails_its_callers_and_the_batcher_goes_on(tiny_on
         assert (await batcher.score(pairs_for(1, 2))).shape == (2, 3)
     finally:
         await batcher.stop()
+
+
+async def test_waiting_requests_are_scored_in_length_sorted_passes(tiny_onnx: Path) -> None:
+    scorer = load_scorer(str(tiny_onnx))
+    passes: list[list[tuple[str, str]]] = []
+    original = scorer.score
+
+    def recording_score(pairs):
+        passes.append(list(pairs))
+        return original(pairs)
+
+    scorer.score = recording_score  # type: ignore[method-assign]
+    batcher = MicroBatcher(scorer, max_batch=4, max_wait_ms=0, sort_window=64)
+    lengths = [37, 3, 80, 12, 55, 7, 21, 64, 9, 30, 71, 16]
+    requests = [[(f"Take drug {n}.", "x" * n)] for n in lengths]
+    try:
+        results = await asyncio.gather(*(batcher.score(p) for p in requests))
+    finally:
+        await batcher.stop()
+    for pairs, rows in zip(requests, results, strict=True):
+        np.testing.assert_allclose(rows, original(pairs), atol=1e-3)
+    # all twelve were waiting: one window, three passes of similar lengths, shortest first
+    widths = [[len(h) for _, h in batch] for batch in passes]
+    assert [len(w) for w in widths] == [4, 4, 4]
+    assert sorted(lengths) == [n for w in widths for n in w]

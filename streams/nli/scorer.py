@@ -23,6 +23,11 @@ ONNX_FILE = "model.onnx"
 Pair = tuple[str, str]
 
 
+def pair_length(pair: Pair) -> int:
+    """A cheap stand-in for a pair's token count, for sorting pairs into batches."""
+    return len(pair[0]) + len(pair[1])
+
+
 class NLIModelError(RuntimeError):
     """A model that cannot be loaded; the message says what to do."""
 
@@ -91,7 +96,7 @@ class NLIScorer(ABC):
         out = np.zeros((len(pairs), len(CANONICAL_LABELS)), dtype=np.float32)
         if not pairs:
             return out
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        order = sorted(range(len(pairs)), key=lambda i: pair_length(pairs[i]))
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
             encoded = self.tokenizer(
