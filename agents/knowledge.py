@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import faust
 
-from agents.turns import Emit, dead_letter_for
+from agents.records import Emit, Record, attach_record_agent
 from models.events import KnowledgeWrite
 from streams.deadletters import InputError, check_text_size, decode_event
 from streams.knowledge.memory import MemoryValue
 from streams.knowledge.pipeline import KnowledgePipeline, slot_key
+from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
-from topics.catalog import CONFLICTS, DEADLETTER, KNOWLEDGE_WRITES, MEMORY_UPDATES
+from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES
 
 SLOTS_TABLE = "memory-slots"
 
@@ -29,12 +30,9 @@ def validate_write(write: KnowledgeWrite, settings: Settings) -> None:
 
 
 def attach_knowledge_agent(
-    app: faust.App, pipeline: KnowledgePipeline, settings: Settings, emit: Emit
+    app: faust.App, pipeline: KnowledgePipeline, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
 ) -> faust.types.AgentT:
     """Declare the memory-slot table and the knowledge agent on `app`."""
-    source = app.topic(
-        KNOWLEDGE_WRITES.name, key_type=bytes, value_type=bytes, key_serializer="raw", value_serializer="raw"
-    )
     slots = app.Table(
         SLOTS_TABLE,
         default=None,
@@ -42,16 +40,12 @@ def attach_knowledge_agent(
         schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
     )
 
-    async def handle(key: bytes | None, raw: bytes | None, topic: str, partition: int, offset: int) -> None:
-        try:
-            write = decode_event(raw, KnowledgeWrite)
-            validate_write(write, settings)
-            slot_id = slot_key(write.tenant, write.subject, write.predicate) if write.structured else None  # type: ignore[arg-type]
-            stored = slots.get(slot_id) if slot_id else None
-            outcome = await pipeline.process(write, MemoryValue.model_validate(stored) if stored else None)
-        except Exception as exc:  # every failure becomes a dead letter; the agent goes on
-            await emit(DEADLETTER, key, dead_letter_for(exc, key, raw, topic, partition, offset, settings))
-            return
+    async def handle(record: Record) -> None:
+        write = decode_event(record.value, KnowledgeWrite)
+        validate_write(write, settings)
+        slot_id = slot_key(write.tenant, write.subject, write.predicate) if write.structured else None  # type: ignore[arg-type]
+        stored = slots.get(slot_id) if slot_id else None
+        outcome = await pipeline.process(write, MemoryValue.model_validate(stored) if stored else None)
         out_key = (write.subject or write.entry_id).encode()
         for event in outcome.conflicts:
             await emit(CONFLICTS, out_key, event)
@@ -60,10 +54,4 @@ def attach_knowledge_agent(
         if slot_id and outcome.slot_value is not None:
             slots[slot_id] = outcome.slot_value.model_dump(mode="json")
 
-    @app.agent(source, name="contraflow.knowledge", concurrency=1)
-    async def process_writes(stream: faust.StreamT) -> None:
-        async for event in stream.events():
-            message = event.message
-            await handle(event.key, event.value, message.topic, message.partition, message.offset)
-
-    return process_writes
+    return attach_record_agent(app, KNOWLEDGE_WRITES, "contraflow.knowledge", handle, settings, emit, metrics)

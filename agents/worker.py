@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import faust
 
+from agents.endpoints import attach_endpoints
 from agents.knowledge import attach_knowledge_agent
+from agents.rates import attach_rate_agents
+from agents.records import topic_emitter
 from agents.resolutions import attach_resolutions_agent
-from agents.turns import attach_turn_agent, topic_emitter
+from agents.turns import attach_turn_agent
 from streams.app import create_app
 from streams.knowledge.pipeline import KnowledgePipeline
+from streams.metrics.rates import RateMonitor
 from streams.nli.batcher import MicroBatcher
-from streams.services import knowledge_settings, load_components, open_store, turn_services, turn_settings
+from streams.observability.metrics import WorkerMetrics
+from streams.services import (
+    knowledge_settings,
+    load_components,
+    open_store,
+    rate_settings,
+    turn_services,
+    turn_settings,
+)
 from streams.settings import Settings
 from streams.turns import TurnPipeline
 
@@ -18,19 +30,24 @@ from streams.turns import TurnPipeline
 def build_worker(settings: Settings) -> faust.App:
     """Load the models (failing early with a clear error), then declare the agents."""
     components = load_components(settings)
+    metrics = WorkerMetrics()
     batcher = MicroBatcher(
         components.scorer,
         max_batch=settings.nli_max_batch,
         max_wait_ms=settings.nli_max_wait_ms,
         sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
+        observe=metrics.observe_nli_batch,
     )
     app = create_app(settings)
     services = turn_services(components, score=batcher.score)
-    emit = topic_emitter(app)
-    attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit)
+    emit = topic_emitter(app, metrics)
+    attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit, metrics)
     assert services.embed is not None
     store = open_store(settings)
     knowledge = KnowledgePipeline(store, batcher.score, services.embed, knowledge_settings(settings))
-    attach_knowledge_agent(app, knowledge, settings, emit)
-    attach_resolutions_agent(app, store, settings, emit)
+    attach_knowledge_agent(app, knowledge, settings, emit, metrics)
+    attach_resolutions_agent(app, store, settings, emit, metrics)
+    attach_rate_agents(app, RateMonitor(rate_settings(settings)), settings, emit, metrics)
+    if settings.web_enabled:
+        attach_endpoints(app, metrics)
     return app

@@ -185,6 +185,7 @@ class ScoreEvent(BaseModel):
     advice: str = Field(description="advice extracted from this turn ('' when none)")
     pair_evaluated: bool = Field(description="whether this turn's adjacent pair went to NLI")
     pair_nli: NLIProbabilities | None = Field(default=None, description="NLI of (previous advice, this advice)")
+    pair_contradiction: bool = Field(False, description="whether that pair's verdict (argmax) is contradiction")
     evaluated_pairs: int
     contradictions: int
     k_conflict: float | None = Field(description="contradictions / evaluated pairs; null before the first pair")
@@ -220,6 +221,24 @@ class DriftAlert(BaseModel):
     status: str
     message: str
     ts: datetime
+    window_seconds: int | None = Field(None, description="rate alerts: length of the tumbling window")
+    window_start: datetime | None = Field(None, description="rate alerts: start of the window that was judged")
+    pairs: int | None = Field(None, description="rate alerts: evaluated pairs in that window")
+
+
+class RateSample(BaseModel):
+    """One evaluated adjacent pair of a turn, re-keyed by model or tenant (`contraflow.rates.samples`)."""
+
+    sample_id: str = Field(description="deterministic id from the score and the dimension")
+    dimension: Literal["model", "tenant"]
+    value: str = Field(min_length=1, description="the model or tenant name")
+    pairs: int = Field(ge=0)
+    contradictions: int = Field(ge=0)
+    ts: datetime = Field(description="the turn's time: windows are event-time windows")
+
+    @property
+    def key(self) -> str:
+        return f"{self.dimension}={self.value}"
 
 
 class DeadLetter(BaseModel):

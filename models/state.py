@@ -1,6 +1,9 @@
-"""Per-session state kept in the faust table `contraflow-sessions` (key: session_id)."""
+"""State the agents keep in faust tables: per session (`sessions`) and per rate window (`rate-windows`)."""
 
 from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -50,3 +53,19 @@ class SessionState(BaseModel):
     def global_rate(self) -> float | None:
         """Contradictions among all checked (earlier advice, new advice) pairs."""
         return self.global_contradictions / self.global_evaluated_pairs if self.global_evaluated_pairs else None
+
+
+class RateWindowState(BaseModel):
+    """One model's or tenant's contradiction rate over tumbling windows of one length."""
+
+    dimension: Literal["model", "tenant"]
+    value: str
+    window_seconds: int
+    window_start: datetime
+    pairs: int = 0
+    contradictions: int = 0
+    level: ConflictStatus = ConflictStatus.passing
+    trend: Literal["normal", "rising"] = "normal"
+    baseline_mean: float = 0.0
+    baseline_var: float = 0.0
+    baseline_windows: int = Field(0, description="closed windows with enough pairs folded into the baseline")

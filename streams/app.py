@@ -58,7 +58,7 @@ def create_app(settings: Settings) -> faust.App:
         consumer_auto_offset_reset="earliest",
         web_enabled=settings.web_enabled,
         web_port=settings.web_port,
-        web_host="127.0.0.1",
+        web_host=settings.web_host,
         value_serializer=codec.CODEC_NAME,
         key_serializer="raw",
     )

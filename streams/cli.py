@@ -65,11 +65,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     from agents.worker import build_worker
     from streams.kafka import ensure_topics
+    from streams.nli.scorer import resolve_model_dir
     from topics.catalog import ALL_TOPICS
 
     settings = _settings(args)
+    resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
+    asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow loading
     app = build_worker(settings)
-    asyncio.run(ensure_topics(settings, ALL_TOPICS))
     worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
     worker.execute_from_commandline()
     return 0

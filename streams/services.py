@@ -14,6 +14,7 @@ from streams.extract.entities import EntityExtractor, load_entity_extractor
 from streams.knowledge.memory import MemoryPolicy
 from streams.knowledge.pipeline import KnowledgeSettings
 from streams.knowledge.store import KnowledgeStore
+from streams.metrics.rates import RateSettings
 from streams.nli.scorer import NLIScorer, load_scorer
 from streams.settings import Settings
 from streams.turns import ScoreFn, TurnServices, TurnSettings
@@ -88,6 +89,19 @@ def turn_settings(settings: Settings) -> TurnSettings:
         slope_threshold=settings.slope_threshold,
         slope_min_turns=settings.slope_min_turns,
         repetition_limit=settings.repetition_limit,
+    )
+
+
+def rate_settings(settings: Settings) -> RateSettings:
+    """The windowed contradiction-rate detectors' part of the settings."""
+    return RateSettings(
+        caution=settings.k_conflict_caution,
+        failure=settings.k_conflict_failure,
+        min_pairs=settings.rate_min_pairs,
+        alpha=settings.rate_ewma_alpha,
+        sigmas=settings.rate_ewma_sigmas,
+        min_rise=settings.rate_ewma_min_rise,
+        warmup=settings.rate_ewma_warmup,
     )
 
 

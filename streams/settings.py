@@ -46,8 +46,9 @@ class Settings(BaseSettings):
     rebalance_timeout_s: float = Field(5.0, gt=0, description="consumer-group rebalance timeout")
     session_timeout_s: float = Field(10.0, gt=0, description="consumer-group session timeout")
     heartbeat_interval_s: float = Field(3.0, gt=0, description="consumer-group heartbeat interval")
-    web_enabled: bool = Field(True, description="faust's web server (metrics and health)")
-    web_port: int = Field(6066, ge=1, le=65535, description="port of faust's web server, on 127.0.0.1")
+    web_enabled: bool = Field(True, description="the worker's web server (metrics and probes)")
+    web_port: int = Field(6066, ge=1, le=65535, description="port of the web server: /metrics, /healthz, /readyz")
+    web_host: str = Field("127.0.0.1", description="address the web server binds (0.0.0.0 in a container)")
 
     # Storage
     data_dir: Path = Field(Path(".contraflow"), description="local state: worker data and the embedded store")
@@ -107,11 +108,20 @@ class Settings(BaseSettings):
     memory_conflict_decay: float = Field(0.5, ge=0, le=1, description="seed 004: confidence factor on conflict")
     memory_lower_decay: float = Field(0.8, ge=0, le=1, description="seed 004: factor of the less confident value")
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
+    # Fleet contradiction rates per model and tenant (docs/operations.md)
+    rate_windows_s: list[int] = Field([60, 3600], description="tumbling window lengths in seconds (JSON list)")
+    rate_min_pairs: int = Field(20, ge=1, description="evaluated pairs a window needs before it is judged")
+    rate_ewma_alpha: float = Field(0.3, gt=0, le=1, description="EWMA weight of the newest window in the baseline")
+    rate_ewma_sigmas: float = Field(3.0, gt=0, description="rising: rate above baseline + this many deviations")
+    rate_ewma_min_rise: float = Field(0.03, ge=0, description="rising: and at least this far above the baseline")
+    rate_ewma_warmup: int = Field(5, ge=1, description="closed windows that build the baseline before it is used")
 
     @model_validator(mode="after")
     def _thresholds_ordered(self) -> Settings:
         if self.k_conflict_caution > self.k_conflict_failure:
             raise ValueError("k_conflict_caution must not exceed k_conflict_failure")
+        if any(seconds < 1 for seconds in self.rate_windows_s):
+            raise ValueError("rate_windows_s must be whole seconds >= 1")
         if not self.sensitivity_strict <= self.sensitivity_balanced <= self.sensitivity_lenient:
             raise ValueError("sensitivity thresholds must be ordered strict <= balanced <= lenient")
         return self

@@ -208,6 +208,7 @@ class TurnPipeline:
                 advice=unit,
                 pair_evaluated=adjacent is not None,
                 pair_nli=pair_nli,
+                pair_contradiction=pair_nli is not None and pair_nli.verdict == "contradiction",
                 evaluated_pairs=state.evaluated_pairs,
                 contradictions=state.contradictions,
                 k_conflict=state.k_conflict,

@@ -12,6 +12,7 @@ from models.events import (
     DriftAlert,
     KnowledgeWrite,
     MemoryUpdate,
+    RateSample,
     ResolutionVerdict,
     ScoreEvent,
     TurnEvent,
@@ -84,6 +85,13 @@ ALERTS = TopicSpec(
     retention_ms=30 * DAY_MS,
     description="drift alerts: K_Conflict status changes and other drift signals",
 )
+RATE_SAMPLES = TopicSpec(
+    name="contraflow.rates.samples",
+    key="dimension=value, e.g. model=gpt-x",
+    value=RateSample,
+    direction="internal",
+    description="evaluated pairs re-keyed by model and tenant, for the windowed contradiction rates",
+)
 DEADLETTER = TopicSpec(
     name="contraflow.deadletter",
     key="the input record's key",
@@ -101,6 +109,7 @@ ALL_TOPICS: tuple[TopicSpec, ...] = (
     SCORES,
     ALERTS,
     MEMORY_UPDATES,
+    RATE_SAMPLES,
     DEADLETTER,
 )
 OUTPUT_TOPICS: tuple[TopicSpec, ...] = tuple(t for t in ALL_TOPICS if t.direction == "output")

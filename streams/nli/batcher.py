@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -47,8 +47,14 @@ class MicroBatcher:
     """Batches NLI pairs across concurrent callers; starts on first use, stop() after."""
 
     def __init__(
-        self, scorer: NLIScorer, max_batch: int = 32, max_wait_ms: float = 10.0, sort_window: int = 256
+        self,
+        scorer: NLIScorer,
+        max_batch: int = 32,
+        max_wait_ms: float = 10.0,
+        sort_window: int = 256,
+        observe: Callable[[int, float], None] | None = None,
     ) -> None:
+        """`observe(pairs, seconds)` is told of every forward pass (metrics)."""
         if max_batch < 1:
             raise ValueError("max_batch must be >= 1")
         if sort_window < max_batch:
@@ -57,6 +63,7 @@ class MicroBatcher:
         self.max_batch = max_batch
         self.max_wait = max_wait_ms / 1000.0
         self.sort_window = sort_window
+        self.observe = observe
         self.stats = BatchStats()
         self._queue: asyncio.Queue[_Request] | None = None
         self._runner: asyncio.Task[None] | None = None
@@ -130,10 +137,13 @@ class MicroBatcher:
                     if not request.future.done():
                         request.future.set_exception(exc)
                 return
+            seconds = time.monotonic() - started
             self.stats.batches += 1
             self.stats.pairs += len(chunk)
-            self.stats.busy_seconds += time.monotonic() - started
+            self.stats.busy_seconds += seconds
             self.stats.sizes.append(len(chunk))
+            if self.observe is not None:
+                self.observe(len(chunk), seconds)
             for (request, row), probs in zip(chunk, probabilities, strict=True):
                 assert request.rows is not None
                 request.rows[row] = probs

@@ -1,0 +1,47 @@
+"""The rate agents: scores → per-model and per-tenant samples (re-keyed, so one worker
+owns each model's windows) → windowed contradiction rates → rate alerts.
+
+The window states live in a faust table keyed by `dimension=value|seconds`."""
+
+from __future__ import annotations
+
+import faust
+
+from agents.records import Emit, Record, attach_record_agent
+from models.events import RateSample, ScoreEvent
+from models.state import RateWindowState
+from streams.deadletters import decode_event
+from streams.metrics.rates import RateMonitor, rate_samples
+from streams.observability.metrics import WorkerMetrics
+from streams.settings import Settings
+from topics.catalog import ALERTS, RATE_SAMPLES, SCORES
+
+RATES_TABLE = "rate-windows"
+
+
+def attach_rate_agents(
+    app: faust.App, monitor: RateMonitor, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
+) -> None:
+    windows = app.Table(
+        RATES_TABLE,
+        default=None,
+        partitions=settings.topic_partitions,
+        schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
+    )
+
+    async def sample_score(record: Record) -> None:
+        for sample in rate_samples(decode_event(record.value, ScoreEvent)):
+            await emit(RATE_SAMPLES, sample.key.encode(), sample)
+
+    async def watch_rate(record: Record) -> None:
+        sample = decode_event(record.value, RateSample)
+        for seconds in settings.rate_windows_s:
+            key = f"{sample.key}|{seconds}"
+            stored = windows.get(key)
+            state, alerts = monitor.observe(RateWindowState.model_validate(stored) if stored else None, sample, seconds)
+            for alert in alerts:
+                await emit(ALERTS, sample.key.encode(), alert)
+            windows[key] = state.model_dump(mode="json")
+
+    attach_record_agent(app, SCORES, "contraflow.rates.samples", sample_score, settings, emit, metrics)
+    attach_record_agent(app, RATE_SAMPLES, "contraflow.rates", watch_rate, settings, emit, metrics)
