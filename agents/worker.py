@@ -28,26 +28,30 @@ from streams.turns import TurnPipeline
 
 
 def build_worker(settings: Settings) -> faust.App:
-    """Load the models (failing early with a clear error), then declare the agents."""
-    components = load_components(settings)
+    """Load the models its roles need (failing early with a clear error), then declare the agents."""
     metrics = WorkerMetrics()
-    batcher = MicroBatcher(
-        components.scorer,
-        max_batch=settings.nli_max_batch,
-        max_wait_ms=settings.nli_max_wait_ms,
-        sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
-        observe=metrics.observe_nli_batch,
-    )
     app = create_app(settings)
-    services = turn_services(components, score=batcher.score)
     emit = topic_emitter(app, metrics)
-    attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit, metrics)
-    assert services.embed is not None
-    store = open_store(settings)
-    knowledge = KnowledgePipeline(store, batcher.score, services.embed, knowledge_settings(settings))
-    attach_knowledge_agent(app, knowledge, settings, emit, metrics)
-    attach_resolutions_agent(app, store, settings, emit, metrics)
-    attach_rate_agents(app, RateMonitor(rate_settings(settings)), settings, emit, metrics)
+    if "turns" in settings.roles or "knowledge" in settings.roles:
+        components = load_components(settings)
+        batcher = MicroBatcher(
+            components.scorer,
+            max_batch=settings.nli_max_batch,
+            max_wait_ms=settings.nli_max_wait_ms,
+            sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
+            observe=metrics.observe_nli_batch,
+        )
+        services = turn_services(components, score=batcher.score)
+        if "turns" in settings.roles:
+            attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit, metrics)
+        if "knowledge" in settings.roles:
+            assert services.embed is not None
+            store = open_store(settings)
+            knowledge = KnowledgePipeline(store, batcher.score, services.embed, knowledge_settings(settings))
+            attach_knowledge_agent(app, knowledge, settings, emit, metrics)
+            attach_resolutions_agent(app, store, settings, emit, metrics)
+    if "rates" in settings.roles:
+        attach_rate_agents(app, RateMonitor(rate_settings(settings)), settings, emit, metrics)
     if settings.web_enabled:
         attach_endpoints(app, metrics)
     return app

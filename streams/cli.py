@@ -69,7 +69,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from topics.catalog import ALL_TOPICS
 
     settings = _settings(args)
-    resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
+    if {"turns", "knowledge"} & set(settings.roles):
+        resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
     asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow loading
     app = build_worker(settings)
     worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
@@ -135,7 +136,7 @@ def cmd_tail(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from streams.demo import run_demo
 
-    return run_demo(_settings(args), timeout_s=args.timeout, show_scores=args.scores)
+    return run_demo(_settings(args), timeout_s=args.timeout, show_scores=args.scores, hold=args.hold)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -240,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="NLI model (default: the shipped one)")
     p.add_argument("--timeout", type=float, default=180.0, help="give up after this many seconds")
     p.add_argument("--scores", action="store_true", help="print per-turn scores too")
+    p.add_argument("--hold", action="store_true", help="keep broker and worker running afterwards (Ctrl-C stops)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("replay", help="score recorded conversations offline: results JSON and an HTML report")

@@ -67,6 +67,20 @@ def local_overrides(broker_url: str, settings: Settings, app_id: str) -> dict[st
     }
 
 
+def _hold(worker: WorkerProcess, settings: Settings) -> None:
+    """Keep the broker and worker up until Ctrl-C (or the worker exits)."""
+    print(
+        f"\nholding: broker {settings.broker_url}, metrics http://127.0.0.1:{settings.web_port}/metrics "
+        "(Ctrl-C to stop)",
+        flush=True,
+    )
+    try:
+        while worker.alive:
+            time.sleep(1.0)
+    except KeyboardInterrupt:
+        print("", flush=True)
+
+
 async def _drive(
     settings: Settings, lines: list[bytes], worker: WorkerProcess, timeout_s: float, show_scores: bool
 ) -> Counter:
@@ -91,7 +105,7 @@ async def _drive(
     return seen
 
 
-def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = False) -> int:
+def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = False, hold: bool = False) -> int:
     from streams.nli.scorer import load_scorer
 
     load_scorer(settings.nli_model_path, settings.nli_backend)  # a missing model fails here, readably
@@ -105,7 +119,10 @@ def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = F
         asyncio.run(ensure_topics(local, ALL_TOPICS))
         with WorkerProcess(overrides, folder / "worker.log") as worker:
             print(f"worker: pid {worker.proc.pid if worker.proc else '?'}, log {worker.log}", flush=True)
+            print(f"metrics: http://127.0.0.1:{local.web_port}/metrics", flush=True)
             seen = asyncio.run(_drive(local, lines, worker, timeout_s, show_scores))
+            if hold:
+                _hold(worker, local)
     print(
         f"\ndone in {time.monotonic() - started:.0f}s: {seen['contraflow.conflicts']} conflicts, "
         f"{seen['contraflow.alerts']} alerts, {seen[SCORES.name]} scores, {seen[DEADLETTER.name]} dead letters; "

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     broker_sasl_password: str | None = Field(None, description="SASL password (use a Secret)")
     broker_ssl_cafile: str | None = Field(None, description="CA bundle for SSL / SASL_SSL")
     app_id: str = Field("contraflow", description="faust app id: consumer group and table prefix")
+    roles: list[Literal["turns", "knowledge", "rates"]] = Field(
+        ["turns", "knowledge", "rates"],
+        description="agents this worker runs (JSON list); give each role set its own app_id",
+    )
     topic_partitions: int = Field(4, ge=1, description="partitions of the topics contraflow creates")
     topic_replication: int = Field(1, ge=1, description="replication factor of created topics")
     one_record_per_batch: bool = Field(
