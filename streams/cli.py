@@ -149,8 +149,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CLIError(f"no such file: {path}")
     settings = _settings(args)
     pipeline = TurnPipeline(turn_services(load_components(settings)), turn_settings(settings))
-    results, report = run_replay(pipeline, path, Path(args.out), progress=not args.quiet)
-    print(f"wrote {results} and {report}")
+    try:
+        results, report, skipped = run_replay(pipeline, path, Path(args.out), progress=not args.quiet)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from exc
+    for problem in skipped:
+        print(f"skipped {problem}", file=sys.stderr)
+    print(f"wrote {results} and {report}" + (f" ({len(skipped)} skipped, listed in both)" if skipped else ""))
     return 0
 
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from tqdm import tqdm
 
 from models.events import Case, Role, ScoreEvent, TurnEvent
@@ -65,20 +65,52 @@ def study_c_turns(case: StudyCCase) -> list[TurnEvent]:
     ]
 
 
-def read_turns(path: Path) -> list[TurnEvent]:
-    """Turns of a Study C JSON file or a contraflow turn JSONL file, in file order."""
+class ReadResult(BaseModel):
+    """The turns of a file, and what was skipped (malformed cases or lines) and why."""
+
+    turns: list[TurnEvent]
+    skipped: list[str] = Field(default_factory=list)
+
+
+def _case_label(item: object, index: int) -> str:
+    case_id = item.get("id") if isinstance(item, dict) else None
+    return f"case {case_id!r}" if isinstance(case_id, str) and case_id else f"case #{index + 1} (no id)"
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "case"
+    more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{where}: {error['msg']}{more}"
+
+
+def read_turns(path: Path) -> ReadResult:
+    """Turns of a Study C JSON file or a contraflow turn JSONL file, in file order.
+
+    A malformed case (or line) is skipped and reported with its id (or line number);
+    a file that is neither format raises ValueError."""
     text = path.read_text(encoding="utf-8")
+    result = ReadResult(turns=[])
     if text.lstrip().startswith("["):
-        cases = [StudyCCase.model_validate(item) for item in json.loads(text)]
-        return [turn for case in cases for turn in study_c_turns(case)]
-    turns = []
+        try:
+            items = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+        for index, item in enumerate(items):
+            try:
+                result.turns += study_c_turns(StudyCCase.model_validate(item))
+            except ValidationError as exc:
+                result.skipped.append(f"{_case_label(item, index)}: {_first_error(exc)}")
+        return result
     for line_no, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                turns.append(TurnEvent.model_validate_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{line_no}: not a turn event: {exc}") from exc
-    return turns
+                result.turns.append(TurnEvent.model_validate_json(line))
+            except ValidationError as exc:
+                result.skipped.append(f"line {line_no}: {_first_error(exc)}")
+    if result.skipped and not result.turns:
+        raise ValueError(f"{path}: neither Study C JSON nor turn JSONL ({result.skipped[0]})")
+    return result
 
 
 async def replay_turns(
@@ -151,13 +183,16 @@ def aggregate(sessions: list[SessionResult]) -> dict:
     return results
 
 
-def run_replay(pipeline: TurnPipeline, path: Path, out_dir: Path, progress: bool = True) -> tuple[Path, Path]:
-    """Replay a file; write results.json and report.html into `out_dir`."""
-    turns = read_turns(path)
-    sessions, _ = asyncio.run(replay_turns(pipeline, turns, progress))
+def run_replay(
+    pipeline: TurnPipeline, path: Path, out_dir: Path, progress: bool = True
+) -> tuple[Path, Path, list[str]]:
+    """Replay a file; write results.json and report.html into `out_dir`; also what was skipped."""
+    read = read_turns(path)
+    sessions, _ = asyncio.run(replay_turns(pipeline, read.turns, progress))
     results = aggregate(sessions)
+    results["skipped"] = read.skipped
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, html_path = out_dir / "results.json", out_dir / "report.html"
     json_path.write_text(json.dumps(results, indent=2))
     html_path.write_text(render_report(results, sessions, pipeline.settings, source=path.name))
-    return json_path, html_path
+    return json_path, html_path, read.skipped

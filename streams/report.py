@@ -119,6 +119,12 @@ def render_report(results: dict, sessions: list[SessionResult], settings: TurnSe
         f"<td>{_fmt(s.global_contradiction_rate)}</td><td>{_fmt(s.continuity_score)}</td></tr>"
         for s in sessions
     )
+    skipped = results.get("skipped") or []
+    skipped_html = (
+        f"<h2>Skipped ({len(skipped)})</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in skipped) + "</ul>"
+        if skipped
+        else ""
+    )
     ci = results.get("entity_recall_at_t10_ci95")
     ci_text = f" (95 % CI {ci[0]:.3f}–{ci[1]:.3f})" if ci else ""
     return f"""<!doctype html>
@@ -145,5 +151,6 @@ Low recall with high K_Conflict is active contradiction; with low K_Conflict it 
 <h2>Sessions</h2>
 <table><tr><th>session</th><th>turns</th><th>Recall@T{t}</th><th>extended</th><th>β</th>
 <th>K_Conflict</th><th>global rate</th><th>alignment</th></tr>{rows}</table>
+{skipped_html}
 </body></html>
 """

@@ -138,7 +138,7 @@ def test_replay_and_worker_give_identical_session_metrics(broker, tiny_model: Pa
     from streams.services import load_components, turn_services, turn_settings
 
     sample = Path(str(files("streams.samples").joinpath("study_c_sample.json")))
-    turns = read_turns(sample)
+    turns = read_turns(sample).turns
     overrides = worker_overrides(broker.url, tiny_model, tmp_path, app_id="it-replay", stride=2)
     settings = Settings(**overrides)
     worker = start_worker(overrides, tmp_path / "worker.log")
