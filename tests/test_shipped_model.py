@@ -34,3 +34,44 @@ def test_clear_cases(premise: str, hypothesis: str, label: str) -> None:
     scorer = load_scorer(Settings().nli_model_path)
     probs = scorer.score([(premise, hypothesis)])[0]
     assert ("entailment", "neutral", "contradiction")[int(probs.argmax())] == label
+
+
+async def test_seed_001_scenario_with_the_shipped_model(tmp_path) -> None:
+    """Seed 001's three claims about one technology, judged by the real model at the
+    default (balanced) sensitivity: every pair conflicts, typed as the seed expects."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from models.events import KnowledgeWrite
+    from streams.embeddings import shared_embedder
+    from streams.knowledge.lance import LanceStore
+    from streams.knowledge.pipeline import KnowledgePipeline
+    from streams.services import knowledge_settings
+
+    settings = Settings(data_dir=tmp_path)
+    scorer = load_scorer(settings.nli_model_path)
+
+    async def score(pairs):
+        return await asyncio.to_thread(scorer.score, list(pairs))
+
+    async def embed(texts):
+        return await asyncio.to_thread(shared_embedder().embed, texts)
+
+    pipeline = KnowledgePipeline(LanceStore(tmp_path / "store"), score, embed, knowledge_settings(settings))
+    claims = [
+        ("video-a", "X improves performance by 40%."),
+        ("video-b", "X has no measurable impact on performance."),
+        ("research-c", "X degrades performance under load."),
+    ]
+    found = []
+    for entry_id, text in claims:
+        write = KnowledgeWrite(
+            entry_id=entry_id, collection="default", text=text, created_at=datetime(2026, 1, 1, tzinfo=UTC)
+        )
+        outcome = await pipeline.process(write, None)
+        found += [(e.claim_a.entry_id, e.claim_b.entry_id, e.conflict_type) for e in outcome.conflicts]
+    assert sorted(found) == [
+        ("video-a", "research-c", "scope"),
+        ("video-a", "video-b", "factual"),
+        ("video-b", "research-c", "scope"),
+    ]
