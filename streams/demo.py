@@ -9,6 +9,7 @@ as they arrive, and stops everything it started.
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections import Counter
 from importlib.resources import files
@@ -68,7 +69,14 @@ def local_overrides(broker_url: str, settings: Settings, app_id: str) -> dict[st
 
 
 def _hold(worker: WorkerProcess, settings: Settings) -> None:
-    """Keep the broker and worker up until Ctrl-C (or the worker exits)."""
+    """Keep the broker and worker up until Ctrl-C or SIGTERM (or the worker exits); the
+    callers' context managers then stop both."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     print(
         f"\nholding: broker {settings.broker_url}, metrics http://127.0.0.1:{settings.web_port}/metrics "
         "(Ctrl-C to stop)",
