@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent
+from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import KnowledgeWrite
 from streams.deadletters import InputError, check_text_size, decode_event
 from streams.knowledge.memory import MemoryValue
@@ -33,12 +33,7 @@ def attach_knowledge_agent(
     app: faust.App, pipeline: KnowledgePipeline, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
 ) -> faust.types.AgentT:
     """Declare the memory-slot table and the knowledge agent on `app`."""
-    slots = app.Table(
-        SLOTS_TABLE,
-        default=None,
-        partitions=settings.topic_partitions,
-        schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
-    )
+    slots = json_table(app, SLOTS_TABLE, settings)
 
     async def handle(record: Record) -> None:
         write = decode_event(record.value, KnowledgeWrite)

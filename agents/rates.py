@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent
+from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import RateSample, ScoreEvent
 from models.state import RateWindowState
 from streams.deadletters import decode_event
@@ -22,12 +22,7 @@ RATES_TABLE = "rate-windows"
 def attach_rate_agents(
     app: faust.App, monitor: RateMonitor, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
 ) -> None:
-    windows = app.Table(
-        RATES_TABLE,
-        default=None,
-        partitions=settings.topic_partitions,
-        schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
-    )
+    windows = json_table(app, RATES_TABLE, settings)
 
     async def sample_score(record: Record) -> None:
         for sample in rate_samples(decode_event(record.value, ScoreEvent)):

@@ -52,6 +52,16 @@ def topic_emitter(app: faust.App, metrics: WorkerMetrics | None = None) -> Emit:
     return emit
 
 
+def json_table(app: faust.App, name: str, settings: Settings) -> faust.types.TableT:
+    """A faust table of JSON values (pydantic models dumped to dicts), partitioned like the topics."""
+    return app.Table(
+        name,
+        default=None,
+        partitions=settings.topic_partitions,
+        schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
+    )
+
+
 def dead_letter_for(exc: Exception, record: Record, settings: Settings) -> DeadLetter:
     """The dead letter of an input record that raised `exc`."""
     kind = exc.kind if isinstance(exc, InputError) else "processing"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent
+from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import TurnEvent
 from models.state import SessionState
 from streams.deadletters import check_text_size, decode_event
@@ -25,12 +25,7 @@ def attach_turn_agent(
     app: faust.App, pipeline: TurnPipeline, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
 ) -> faust.types.AgentT:
     """Declare the sessions table and the turn agent on `app`; returns the agent."""
-    sessions = app.Table(
-        SESSIONS_TABLE,
-        default=None,
-        partitions=settings.topic_partitions,
-        schema=faust.Schema(key_serializer="orjson", value_serializer="orjson"),
-    )
+    sessions = json_table(app, SESSIONS_TABLE, settings)
     if metrics is not None:
         metrics.count_sessions(lambda: len(sessions))
 
