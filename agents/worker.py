@@ -13,11 +13,11 @@ from agents.turns import attach_turn_agent
 from streams.app import create_app
 from streams.knowledge.pipeline import KnowledgePipeline
 from streams.metrics.rates import RateMonitor
-from streams.nli.batcher import MicroBatcher
 from streams.observability.metrics import WorkerMetrics
 from streams.services import (
     knowledge_settings,
     load_components,
+    nli_batcher,
     open_store,
     rate_settings,
     turn_services,
@@ -34,13 +34,7 @@ def build_worker(settings: Settings) -> faust.App:
     emit = topic_emitter(app, metrics)
     if "turns" in settings.roles or "knowledge" in settings.roles:
         components = load_components(settings)
-        batcher = MicroBatcher(
-            components.scorer,
-            max_batch=settings.nli_max_batch,
-            max_wait_ms=settings.nli_max_wait_ms,
-            sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
-            observe=metrics.observe_nli_batch,
-        )
+        batcher = nli_batcher(components, settings, metrics.observe_nli_batch)
         services = turn_services(components, score=batcher.score)
         if "turns" in settings.roles:
             attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit, metrics)

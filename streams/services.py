@@ -4,6 +4,7 @@ CPU-heavy parts so they run in threads (never on the event loop)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from streams.knowledge.memory import MemoryPolicy
 from streams.knowledge.pipeline import KnowledgeSettings
 from streams.knowledge.store import KnowledgeStore
 from streams.metrics.rates import RateSettings
+from streams.nli.batcher import MicroBatcher
 from streams.nli.scorer import NLIScorer, load_scorer
 from streams.settings import Settings
 from streams.turns import ScoreFn, TurnServices, TurnSettings
@@ -39,6 +41,19 @@ def load_components(settings: Settings) -> Components:
         threads=settings.nli_threads,
     )
     return Components(scorer, load_entity_extractor(settings.ner_model), shared_embedder())
+
+
+def nli_batcher(
+    components: Components, settings: Settings, observe: Callable[[int, float], None] | None = None
+) -> MicroBatcher:
+    """The micro-batcher every NLI caller of a worker shares, as the settings shape it."""
+    return MicroBatcher(
+        components.scorer,
+        max_batch=settings.nli_max_batch,
+        max_wait_ms=settings.nli_max_wait_ms,
+        sort_window=max(settings.nli_sort_window, settings.nli_max_batch),
+        observe=observe,
+    )
 
 
 def open_store(settings: Settings) -> KnowledgeStore:

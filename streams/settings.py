@@ -65,7 +65,9 @@ class Settings(BaseSettings):
         NLIBackend.auto, description="auto: ONNX when the model has model.onnx, else transformers"
     )
     nli_max_batch: int = Field(32, ge=1, description="micro-batcher: most pairs in one forward pass")
-    nli_max_wait_ms: float = Field(10.0, ge=0, description="micro-batcher: longest wait for a batch to fill")
+    nli_max_wait_ms: float = Field(
+        10.0, ge=0, description="micro-batcher: longest wait for a batch to fill (only while callers overlap)"
+    )
     nli_sort_window: int = Field(
         256, ge=1, description="micro-batcher: most waiting pairs sorted by length together (at least nli_max_batch)"
     )

@@ -94,3 +94,22 @@ async def test_waiting_requests_are_scored_in_length_sorted_passes(tiny_onnx: Pa
     widths = [[len(h) for _, h in batch] for batch in passes]
     assert [len(w) for w in widths] == [4, 4, 4]
     assert sorted(lengths) == [n for w in widths for n in w]
+
+
+async def test_a_lone_caller_does_not_wait_for_company(tiny_onnx: Path) -> None:
+    """One caller at a time (an agent scoring one record after another) gets no batch-fill
+    wait once the batcher has seen that callers do not overlap; overlapping callers do."""
+    scorer = load_scorer(str(tiny_onnx))
+    batcher = MicroBatcher(scorer, max_batch=16, max_wait_ms=400)
+    try:
+        await batcher.score(pairs_for(0, 2))  # the first window waits: overlap is not known yet
+        started = asyncio.get_running_loop().time()
+        for caller in range(1, 4):
+            await batcher.score(pairs_for(caller, 2))
+        assert asyncio.get_running_loop().time() - started < 0.4  # three calls, not 3 x 400 ms
+        await asyncio.gather(batcher.score(pairs_for(8, 1)), batcher.score(pairs_for(9, 1)))
+        started = asyncio.get_running_loop().time()
+        await batcher.score(pairs_for(10, 1))  # callers overlapped last window: it waits again
+        assert asyncio.get_running_loop().time() - started >= 0.35
+    finally:
+        await batcher.stop()

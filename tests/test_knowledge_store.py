@@ -12,9 +12,11 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from streams.knowledge.keyword_index import KeywordIndex, analyze
 from streams.knowledge.lance import LanceStore, build_where, sql_literal
 from streams.knowledge.store import (
     ConflictReportRecord,
@@ -316,12 +318,79 @@ class TestLanceStore(StoreContract):
             for entry in corpus(embed):
                 store.upsert([entry])
             assert store._writes_since_optimize < 3
-            stats = store._entries.index_stats("text_idx")
-            assert stats.num_indexed_rows > 0
+            assert store._entries.stats()["fragment_stats"]["num_fragments"] < len(CORPUS)  # compacted
             assert ids(store.hybrid_search("Eiffel", embed(QUERY), tenant="t1", alpha=0.0)) == ["a4"]
             store.upsert([make_entry(embed, **{**CORPUS[3], "text": "The Louvre is a museum in Paris."})])
             assert store.hybrid_search("Eiffel", embed(QUERY), tenant="t1", alpha=0.0) == []
             assert store.count() == len(CORPUS)
+
+    def test_vector_half_is_an_exact_filtered_cosine_ranking(self, tmp_path: Path) -> None:
+        """The in-memory scan must rank exactly like brute-force cosine over the entries that
+        pass the filters, after status changes, re-writes and a reopen alike."""
+        rng = np.random.default_rng(7)
+        vectors = rng.standard_normal((300, 8)).astype(np.float32)
+        entries = [
+            KnowledgeEntry(
+                entry_id=f"v{i}",
+                collection="facts" if i % 3 else "notes",
+                tenant=None if i % 4 == 0 else f"t{i % 2}",
+                text=f"claim number {i}",
+                vector=[float(x) for x in vectors[i] * (1 + i % 5)],  # lengths differ: cosine ignores them
+            )
+            for i in range(300)
+        ]
+        query = rng.standard_normal(8).astype(np.float32)
+
+        def expected(tenant: str | None, collections: set[str], inactive: set[str]) -> list[str]:
+            chosen = [
+                e for e in entries if e.tenant == tenant and e.collection in collections and e.entry_id not in inactive
+            ]
+            cosine = {
+                e.entry_id: float(np.dot(e.vector, query) / (np.linalg.norm(e.vector) * np.linalg.norm(query)))
+                for e in chosen
+            }
+            return sorted(cosine, key=lambda i: -cosine[i])[:7]
+
+        def found(store: LanceStore, tenant: str | None, collections: list[str]) -> list[str]:
+            hits = store.hybrid_search("", list(query), tenant=tenant, collections=collections, limit=7, alpha=1.0)
+            return ids(hits)
+
+        with LanceStore(tmp_path / "exact", dim=8) as store:
+            store.upsert(entries)
+            assert found(store, "t1", ["facts"]) == expected("t1", {"facts"}, set())
+            assert found(store, None, ["facts", "notes"]) == expected(None, {"facts", "notes"}, set())
+            best = found(store, "t0", ["facts", "notes"])[0]
+            store.update_status(best, "superseded")
+            assert found(store, "t0", ["facts", "notes"]) == expected("t0", {"facts", "notes"}, {best})
+            assert found(store, "nobody", ["facts"]) == []
+            moved = entries[1].model_copy(update={"tenant": "t9"})  # a re-write moves v1 to another tenant
+            store.upsert([moved])
+            entries[1] = moved
+        with LanceStore(tmp_path / "exact", dim=8) as again:
+            assert found(again, "t0", ["facts", "notes"]) == expected("t0", {"facts", "notes"}, {best})
+            assert found(again, "t9", ["facts"]) == ["v1"]
+            assert found(again, "t1", ["facts"]) == expected("t1", {"facts"}, set())
+
+
+def test_keyword_analysis_folds_stems_and_drops_stop_words() -> None:
+    assert analyze("The Cafés of Paris are NOT closing") == ["cafe", "pari", "close"]
+    assert analyze("museums") == analyze("Museum") == ["museum"]
+    assert analyze("x" * 41 + " ok") == ["ok"]
+    assert analyze("the and of") == []
+
+
+def test_bm25_prefers_rare_terms_and_short_texts() -> None:
+    index = KeywordIndex()
+    texts = ["aspirin thins the blood", "aspirin and kidney disease", "kidney stones", "aspirin aspirin aspirin"]
+    for row, text in enumerate(texts):
+        index.put(row, text)
+    scores = index.scores("kidney aspirin", 5)
+    assert scores[4] == 0.0 and scores.argmax() == 1  # both terms beat either alone
+    assert scores[2] > scores[0]  # "kidney" (2 of 4 texts) is rarer than "aspirin" (3 of 4)
+    assert index.scores("blood", 5)[0] > 0 and index.scores("stones", 5)[:2].tolist() == [0.0, 0.0]
+    index.put(0, "kidney function")  # a re-write replaces the row's terms
+    assert index.scores("blood", 5).tolist() == [0.0] * 5
+    assert index.scores("function", 5)[0] > 0
 
 
 def test_build_where_quotes_values() -> None:

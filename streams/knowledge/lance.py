@@ -4,29 +4,31 @@ Layout: one LanceDB database directory with two tables, `entries` (the entry fie
 fixed-size float32 `vector` column) and `conflict_reports` (report fields and the JSON
 payload). Everything is on disk after each call, so reopening the path restores the store.
 
-Hybrid search, and why it is built this way: two prefiltered queries whose scores are
-fused in Python by `relative_score_fusion` (the formula of Weaviate's default hybrid
-fusion, so both backends rank alike):
+Hybrid search, and why it is built this way: both halves are answered from an
+`EntryIndex` in memory, which the store loads from the `entries` table when it opens
+(~1 s at 10,000 entries) and keeps in step with every write, so it never disagrees with
+the disk. Their scores are fused by `relative_score_fusion` (the formula of Weaviate's
+default hybrid fusion, so both backends rank alike):
 
-- vector: brute-force cosine search over the rows that pass the SQL `where` prefilter
-  (tenant, collection, status). At 10k x 384 floats a flat scan costs a few milliseconds,
-  so there is no ANN index (an IVF/HNSW index only pays off beyond ~100k rows and would
-  make results approximate).
-- keyword: LanceDB's native full-text index on `text` (BM25; English stemming, stop words,
-  lower-casing). It is built by LanceDB itself (no tantivy, no download), works offline in
-  0.40, and stays correct after upserts: rows written after the last index build are
-  searched by a flat scan and deleted/replaced rows drop out, so no write ever needs a
-  re-index. Every small write adds a fragment, though, and scans slow down with their
-  number (10k rows: ~35 ms after a bulk load, ~55 ms after 30 one-row upserts, ~70 ms
-  after 130), so `optimize()` (compaction + index update, 0.1-0.5 s at 10k rows) runs
-  after `optimize_every` write calls or `optimize_rows` written rows, whichever is first.
+- vector: an exact cosine scan over the entries that pass the filters (tenant,
+  collection, status). At 10k x 384 floats that costs ~1 ms, where LanceDB's own
+  prefiltered scan cost ~30 ms; there is no ANN index (an IVF/HNSW index only pays off
+  beyond ~100k rows and would make results approximate).
+- keyword: BM25 over the entry texts (`keyword_index`: English stemming, stop words,
+  lower-casing and ASCII folding, as LanceDB's full-text index did). LanceDB's own
+  full-text query took ~15 ms at 10k rows, twice that while a sentence was being embedded
+  on the other core, and grew with the small fragments one-row writes leave behind.
 
-Each query fetches `limit * candidate_factor` candidates. This was chosen over reranking
+Each half ranks `limit * candidate_factor` candidates. This was chosen over reranking
 vector candidates with a term-overlap score because a keyword-only match (a rare drug name,
 an identifier) is found even when its embedding is not among the nearest vectors, and the
-BM25 statistics come from the whole table instead of a handful of candidates. Measured at
-10,000 entries (384-d, limit 5-20, tenant + status/collection filters) on 2 busy CPU cores:
-median 32-40 ms per hybrid search, p90 under 60 ms; `get` ~5-9 ms, a one-entry upsert ~15-20 ms.
+BM25 statistics come from the whole store instead of a handful of candidates. Memory:
+~2 KB per entry (15 MB of vectors at 10k entries); past a few hundred thousand entries,
+use the Weaviate backend.
+
+Every one-row write still adds a LanceDB fragment, and reads and merges slow down with
+their number, so `optimize()` (compaction, 0.1-0.5 s at 10k rows) runs after
+`optimize_every` write calls or `optimize_rows` written rows, whichever is first.
 
 Filter values are embedded in the SQL as string literals with single quotes doubled,
 which is the only escape DataFusion string literals have; a quote in a tenant therefore
@@ -44,6 +46,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from streams.knowledge.entry_index import EntryIndex
 from streams.knowledge.store import (
     DEFAULT_DIM,
     DEFAULT_STATUSES,
@@ -52,7 +55,6 @@ from streams.knowledge.store import (
     SearchHit,
     check_status,
     check_vector,
-    cosine_similarity,
     dedupe_last,
     relative_score_fusion,
     search_vector,
@@ -62,7 +64,6 @@ log = logging.getLogger(__name__)
 
 ENTRIES_TABLE = "entries"
 REPORTS_TABLE = "conflict_reports"
-TEXT_INDEX = "text_idx"
 
 ENTRY_FIELDS = (
     "entry_id",
@@ -186,8 +187,8 @@ class LanceStore:
         self._db: Any = lancedb.connect(str(self.path))
         self._entries: Any = self._table(ENTRIES_TABLE, entries_schema(dim))
         self._reports: Any = self._table(REPORTS_TABLE, reports_schema())
-        if not any(index.name == TEXT_INDEX for index in self._entries.list_indices()):
-            self._entries.create_fts_index("text", name=TEXT_INDEX)
+        self._index = EntryIndex(dim)
+        self._load_index()
 
     # -- entries -----------------------------------------------------------------------
 
@@ -204,6 +205,8 @@ class LanceStore:
         with self._lock:
             tables = self._open()
             tables[0].merge_insert("entry_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+            for entry, row in zip(unique, rows, strict=True):
+                self._index.put(entry, row["vector"])
             self._wrote(len(rows))
 
     def get(self, entry_id: str) -> KnowledgeEntry | None:
@@ -224,47 +227,23 @@ class LanceStore:
         query = search_vector(vector, self.dim, limit, alpha, collections, statuses)
         if query is None:
             return []
-        where = build_where(tenant, collections, statuses)
-        table = self._open()[0]
-        k = limit * self.candidate_factor
-        columns = list(ENTRY_FIELDS)
-        found: dict[str, dict[str, Any]] = {}
-        similarity: dict[str, float] = {}
-        keyword: dict[str, float] = {}
-        keyword_only_similarity: dict[str, float] = {}
-        if alpha > 0.0:
-            rows = (
-                table.search(query, vector_column_name="vector")
-                .distance_type("cosine")
-                .where(where, prefilter=True)
-                .limit(k)
-                .select([*columns, "_distance"])
-                .to_list()
+        with self._lock:
+            self._open()
+            similarity, keyword = self._index.candidates(
+                limit * self.candidate_factor,
+                query=query if alpha > 0.0 else None,
+                text=text if alpha < 1.0 else None,
+                tenant=tenant,
+                collections=collections,
+                statuses=statuses,
             )
-            for row in rows:
-                found[row["entry_id"]] = row
-                similarity[row["entry_id"]] = 1.0 - float(row["_distance"])
-        if alpha < 1.0 and text.strip():
-            rows = (
-                table.search(text, query_type="fts", fts_columns="text")
-                .where(where, prefilter=True)
-                .limit(k)
-                .select([*columns, "vector", "_score"])
-                .to_list()
-            )
-            for row in rows:
-                found.setdefault(row["entry_id"], row)
-                keyword[row["entry_id"]] = float(row["_score"])
-                if row["entry_id"] not in similarity and row["vector"] is not None:
-                    keyword_only_similarity[row["entry_id"]] = cosine_similarity(row["vector"], query)
-        return [
-            SearchHit(
-                entry=_row_to_entry(found[entry_id], with_vector=False),
-                score=score,
-                vector_similarity=similarity.get(entry_id, keyword_only_similarity.get(entry_id)),
-            )
-            for entry_id, score in relative_score_fusion(similarity, keyword, alpha)[:limit]
-        ]
+            hits = []
+            for entry_id, score in relative_score_fusion(similarity, keyword, alpha)[:limit]:
+                entry = self._index.entry(entry_id)
+                assert entry is not None  # both halves rank indexed entries only
+                cosine = similarity[entry_id] if entry_id in similarity else self._index.similarity(entry_id, query)
+                hits.append(SearchHit(entry=entry, score=score, vector_similarity=cosine))
+        return hits
 
     def update_status(self, entry_id: str, status: str, confidence: float | None = None) -> KnowledgeEntry | None:
         check_status(status)
@@ -280,6 +259,7 @@ class LanceStore:
                 where=f"entry_id = {sql_literal(entry_id)}",
                 values={"status": updated.status, "confidence": updated.confidence},
             )
+            self._index.update(updated)
             self._wrote(1)
             return updated
 
@@ -337,6 +317,14 @@ class LanceStore:
                     raise ValueError(f"{self.path} holds {stored}-d vectors, not {self.dim}-d")
             raise ValueError(f"table {name!r} in {self.path} has another schema: {table.schema}")
         return table
+
+    def _load_index(self) -> None:
+        """Fill the in-memory index from the entries table (vectors straight from Arrow)."""
+        table = self._entries.to_arrow()
+        vectors = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        vectors = vectors.reshape(table.num_rows, self.dim)
+        for row, vector in zip(table.drop_columns(["vector"]).to_pylist(), vectors, strict=True):
+            self._index.put(_row_to_entry(row, with_vector=False), vector)
 
     def _open(self) -> tuple[Any, Any]:
         if self._entries is None:

@@ -153,8 +153,10 @@ class KnowledgePipeline:
     async def precheck(self, write: KnowledgeWrite) -> tuple[np.ndarray, ConflictReport | None]:
         """The write's vector and the report over its most similar stored entries (None
         when the tenant has none): what a write is checked against before it is stored."""
-        vector = (await self.embed([write.text]))[0]
-        hits = [h for h in await self._similar(write, vector) if h.entry.entry_id != write.entry_id]
+        vector, found = await embed_and_search(
+            self.store, self.embed, write.text, tenant=write.tenant, collections=None, limit=self.settings.top_k
+        )
+        hits = [h for h in found if h.entry.entry_id != write.entry_id]
         if not hits:
             return vector, None
         new = self._entry(write, vector=None, status="active", confidence=write.confidence, reinforcement=1)
@@ -241,17 +243,6 @@ class KnowledgePipeline:
                 )
             )
 
-    async def _similar(self, write: KnowledgeWrite, vector: np.ndarray) -> list[SearchHit]:
-        return await asyncio.to_thread(
-            self.store.hybrid_search,
-            write.text,
-            [float(x) for x in vector],
-            tenant=write.tenant,
-            collections=None,
-            statuses=["active"],
-            limit=self.settings.top_k,
-        )
-
     @staticmethod
     def _entry(
         write: KnowledgeWrite, vector: np.ndarray | None, status: str, confidence: float, reinforcement: int
@@ -304,6 +295,29 @@ def knowledge_conflict_events(report: ConflictReport, tenant: str | None, detect
         )
         for pair in report.conflicts
     ]
+
+
+async def embed_and_search(
+    store: KnowledgeStore,
+    embed: EmbedFn,
+    text: str,
+    *,
+    tenant: str | None,
+    collections: Sequence[str] | None,
+    limit: int,
+) -> tuple[np.ndarray, list[SearchHit]]:
+    """The text's vector and the active entries most like it (hybrid search)."""
+    vector = (await embed([text]))[0]
+    hits = await asyncio.to_thread(
+        store.hybrid_search,
+        text,
+        [float(x) for x in vector],
+        tenant=tenant,
+        collections=collections,
+        statuses=["active"],
+        limit=limit,
+    )
+    return vector, hits
 
 
 async def score_pairs(pairs: list[ScoredPair], score: ScoreFn) -> list[ScoredPair]:
@@ -389,16 +403,7 @@ async def knowledge_conflicts(
 ) -> ConflictReport:
     """Seed 001's `knowledge_conflicts`: the stored entries closest to a topic, every pair
     scored both ways, the conflicts over the threshold classified."""
-    vector = (await embed([topic]))[0]
-    hits = await asyncio.to_thread(
-        store.hybrid_search,
-        topic,
-        [float(x) for x in vector],
-        tenant=tenant,
-        collections=collections,
-        statuses=["active"],
-        limit=limit,
-    )
+    _, hits = await embed_and_search(store, embed, topic, tenant=tenant, collections=collections, limit=limit)
     ordered = sorted((h.entry for h in hits), key=lambda e: (e.created_at, e.entry_id))
     pairs = [ScoredPair(a, b, np.zeros(3), np.zeros(3)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
     return build_report(topic, await score_pairs(pairs, score), len(hits), sensitivity, threshold)

@@ -1,7 +1,9 @@
 """The micro-batcher one worker shares between all its agents.
 
 Callers `await batcher.score(pairs)`; the batcher gathers pairs from every caller until
-it holds `max_batch` of them or the first has waited `max_wait_ms`. When more work is
+it holds `max_batch` of them or the first has waited `max_wait_ms`. It waits only while
+callers overlap (its last window held more than one request): a lone caller, such as
+one agent scoring one record at a time, would wait for nobody. When more work is
 already waiting, it takes that too, up to `sort_window` pairs, sorts the whole window by
 length and runs it as forward passes of at most `max_batch` similar-length pairs: on a
 CPU, padding is most of what separates a random batch from the ideal one. Every forward
@@ -68,6 +70,7 @@ class MicroBatcher:
         self._queue: asyncio.Queue[_Request] | None = None
         self._runner: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nli")
+        self._callers_overlap = True
 
     async def start(self) -> None:
         if self._runner is None:
@@ -97,7 +100,7 @@ class MicroBatcher:
         assert self._queue is not None
         requests = [await self._queue.get()]
         size = len(requests[0].pairs)
-        deadline = time.monotonic() + self.max_wait
+        deadline = time.monotonic() + (self.max_wait if self._callers_overlap else 0.0)
         while size < self.max_batch:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -112,6 +115,7 @@ class MicroBatcher:
             request = self._queue.get_nowait()
             requests.append(request)
             size += len(request.pairs)
+        self._callers_overlap = len(requests) > 1
         return requests
 
     async def _run(self) -> None:
