@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from streams.knowledge.lance import LanceStore
 from streams.settings import Settings
 from tests.integration import collect, send_to, start_worker, worker_overrides
 
@@ -123,3 +124,9 @@ def test_seed_004_examples_dead_letters_and_restart(broker, tiny_model: Path, tm
         assert after["conflict_type"] == "memory_vs_db"
     finally:
         worker.stop()
+    # nothing the two workers wrote is lost from the embedded store, statuses included
+    with LanceStore(settings.data_dir / "knowledge") as store:
+        stored = {entry_id: store.get(entry_id) for entry_id in ("so-mem", "gai-thu", "gai-fri", "amb-thu", "gai-db")}
+        assert all(entry is not None for entry in stored.values()), stored
+        assert stored["so-mem"].status == "conflicted" and stored["so-mem"].confidence == 0.425
+        assert stored["gai-thu"].status == "superseded" and stored["amb-thu"].status == "superseded"
