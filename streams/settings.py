@@ -75,9 +75,9 @@ class Settings(BaseSettings):
     nli_threads: int = Field(0, ge=0, description="CPU threads for the model (0: the runtime's default)")
 
     # Contradiction-probability thresholds of seed 001's sensitivities (see docs/nli-model.md)
-    sensitivity_strict: float = Field(0.16, ge=0, le=1, description="strict: flags subtle tensions")
-    sensitivity_balanced: float = Field(0.30, ge=0, le=1, description="balanced: flags clear contradictions")
-    sensitivity_lenient: float = Field(0.97, ge=0, le=1, description="lenient: flags only direct opposites")
+    sensitivity_strict: float = Field(0.13, ge=0, le=1, description="strict: flags subtle tensions")
+    sensitivity_balanced: float = Field(0.27, ge=0, le=1, description="balanced: flags clear contradictions")
+    sensitivity_lenient: float = Field(0.92, ge=0, le=1, description="lenient: flags only direct opposites")
 
     # Turn pipeline
     stride: int = Field(2, ge=1, description="evaluate every stride-th adjacent advice pair (seed 000)")

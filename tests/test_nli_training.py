@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from streams.nli.calibrate import calibrate
-from streams.nli.data import NLIExample, load_examples
+from streams.nli.data import NLIExample, load_examples, swapped
 from streams.nli.evaluate import report
 from streams.nli.train import TrainConfig, bucketed_batches, label_set_loss, train
 
@@ -56,6 +56,49 @@ def test_unknown_label_names_the_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"bad.jsonl:2"):
         load_examples([bad])
     assert NLIExample(premise="a", hypothesis="b", label="Contradiction").is_contradiction
+
+
+def test_snli_release_lines_are_read_and_pairs_without_a_gold_label_skipped(tmp_path: Path) -> None:
+    rows = [
+        {"sentence1": "A man plays a guitar.", "sentence2": "A man makes music.", "gold_label": "entailment"},
+        {"sentence1": "A man plays a guitar.", "sentence2": "A man is asleep.", "gold_label": "-"},
+        {"sentence1": "Kids swim.", "sentence2": "Nobody swims.", "gold_label": "contradiction", "pairID": "x"},
+    ]
+    path = tmp_path / "snli_1.0_train.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    examples = load_examples([path])
+    assert [(e.premise, e.hypothesis, e.label) for e in examples] == [
+        ("A man plays a guitar.", "A man makes music.", "entailment"),
+        ("Kids swim.", "Nobody swims.", "contradiction"),
+    ]
+    assert examples[0].source == "snli_1.0_train.jsonl"
+    path.write_text(json.dumps({"sentence1": "a", "sentence2": "b", "gold_label": "maybe"}) + "\n")
+    with pytest.raises(ValueError, match=r"snli_1.0_train.jsonl:1"):
+        load_examples([path])
+
+
+def test_only_symmetric_labels_are_swapped() -> None:
+    examples = [NLIExample(premise=p, hypothesis=h, label=y) for p, h, y in ROWS]
+    assert [(e.premise, e.hypothesis, e.label) for e in swapped(examples)] == [
+        ("A cat sleeps indoors.", "A dog runs in the park.", "contradiction"),
+        ("I hate walking anywhere.", "i love hiking on weekends .", "contradiction"),
+        ("My kids are at school.", "i have two kids .", "non_contradiction"),
+    ]
+
+
+def test_both_directions_adds_the_swapped_pairs_to_training(tiny_model: Path, train_file: Path, tmp_path: Path) -> None:
+    logs: list[str] = []
+    config = TrainConfig(
+        backbone=str(tiny_model),
+        train_files=[str(train_file)],
+        both_directions=[str(train_file)],
+        output_dir=str(tmp_path / "both"),
+        epochs=1,
+        batch_size=8,
+        threads=1,
+    )
+    assert train(config, log=logs.append) is not None
+    assert logs[0].startswith(f"{len(ROWS) * 6 + 3 * 6} training pairs")
 
 
 def test_interrupted_training_resumes_to_the_same_model(tiny_model: Path, train_file: Path, tmp_path: Path) -> None:

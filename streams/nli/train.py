@@ -23,7 +23,7 @@ import torch
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
-from streams.nli.data import LABEL_SETS, NLI_LABELS, load_examples
+from streams.nli.data import LABEL_SETS, NLI_LABELS, load_examples, swapped
 
 CHECKPOINT_NAME = "checkpoint.pt"
 
@@ -33,6 +33,10 @@ class TrainConfig(BaseModel):
 
     backbone: str = Field(description="local directory of a Hugging Face encoder")
     train_files: list[str]
+    both_directions: list[str] = Field(
+        default_factory=list,
+        description="files whose symmetric pairs (contradiction / non_contradiction) are also trained swapped",
+    )
     output_dir: str
     epochs: float = 2.0
     batch_size: int = 32
@@ -107,12 +111,12 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
     if config.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
 
-    examples = load_examples(config.train_files)
+    examples = load_examples(config.train_files) + swapped(load_examples(config.both_directions))
     if config.drop_longer:
         # A premise cut at max_length often loses the evidence its label rests on.
         full = tokenizer([e.premise for e in examples], [e.hypothesis for e in examples])["input_ids"]
         examples = [e for e, ids in zip(examples, full, strict=True) if len(ids) <= config.max_length]
-    log(f"{len(examples)} training pairs from {len(config.train_files)} files")
+    log(f"{len(examples)} training pairs from {len(config.train_files) + len(config.both_directions)} files")
     tokens = tokenizer(
         [e.premise for e in examples],
         [e.hypothesis for e in examples],
