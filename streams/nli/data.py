@@ -91,7 +91,7 @@ def iter_examples(path: str | Path) -> Iterator[NLIExample]:
                 continue
             try:
                 example = _example(json.loads(line), path)
-            except (ValueError, TypeError, AttributeError) as exc:
+            except (ValueError, TypeError) as exc:
                 raise ValueError(f"{path}:{line_no}: not an NLI example: {exc}") from exc
             if example is not None:
                 yield example
