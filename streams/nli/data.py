@@ -8,12 +8,20 @@ only that the label is *not* contradiction, so it is kept as the label set
 Lines in the original SNLI / MultiNLI release format (``sentence1``, ``sentence2``,
 ``gold_label``) are read as well, so those corpora need no conversion; their pairs whose
 annotators reached no majority (gold label ``-``) carry no label and are skipped.
+
+Two reshapings of training data serve contraflow's reading of "contradiction", where two
+statements about different things do not conflict: SNLI's captions describe one photo,
+so its annotators call two unrelated scenes a contradiction; `without_unrelated_contradictions`
+drops such pairs, and `unrelated_negatives` adds pairs of statements on different subjects
+labelled ``non_contradiction``.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -109,3 +117,52 @@ def swapped(examples: list[NLIExample]) -> list[NLIExample]:
         for example in examples
         if example.label in SYMMETRIC_LABELS
     ]
+
+
+_WORD = re.compile(r"[a-z]+")
+_FUNCTION_WORD_TEXT = (
+    "about above after again all also and any are aren because been before being below between both but "
+    "can cannot could did didn does doesn doing don down during each few for from had has have having her "
+    "here hers herself him himself his how into its itself just let more most much myself nor not now off "
+    "once only other our ours out over own same she should some such than that the their theirs them "
+    "themselves then there these they this those through too under until very was wasn were what when "
+    "where which while who whom why will with would you your yours yourself yes yeah really well "
+)
+FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """Lower-cased words of three letters or more that are not function words."""
+    return frozenset(word for word in _WORD.findall(text.lower()) if len(word) > 2 and word not in FUNCTION_WORDS)
+
+
+def shares_content(first: str, second: str) -> bool:
+    return not content_words(first).isdisjoint(content_words(second))
+
+
+def without_unrelated_contradictions(examples: list[NLIExample]) -> list[NLIExample]:
+    """The examples minus the contradiction pairs whose two sides share no content word."""
+    return [e for e in examples if not e.is_contradiction or shares_content(e.premise, e.hypothesis)]
+
+
+def unrelated_negatives(examples: list[NLIExample], count: int, seed: int) -> list[NLIExample]:
+    """`count` non_contradiction pairs: the premise of one contradiction pair against the
+    hypothesis of another, drawn (seeded) until the two share no content word."""
+    contradictions = [e for e in examples if e.is_contradiction]
+    if count and len(contradictions) < 2:
+        raise ValueError("unrelated negatives need at least two contradiction pairs to draw from")
+    rng = random.Random(seed)
+    pairs: list[NLIExample] = []
+    while len(pairs) < count:
+        first, second = rng.sample(contradictions, 2)
+        if shares_content(first.premise, second.hypothesis):
+            continue
+        pairs.append(
+            NLIExample(
+                premise=first.premise,
+                hypothesis=second.hypothesis,
+                label=TWO_CLASS_NEGATIVE,
+                source=f"{first.source}/unrelated",
+            )
+        )
+    return pairs

@@ -23,7 +23,15 @@ import torch
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
-from streams.nli.data import LABEL_SETS, NLI_LABELS, load_examples, swapped
+from streams.nli.data import (
+    LABEL_SETS,
+    NLI_LABELS,
+    NLIExample,
+    load_examples,
+    swapped,
+    unrelated_negatives,
+    without_unrelated_contradictions,
+)
 
 CHECKPOINT_NAME = "checkpoint.pt"
 
@@ -36,6 +44,14 @@ class TrainConfig(BaseModel):
     both_directions: list[str] = Field(
         default_factory=list,
         description="files whose symmetric pairs (contradiction / non_contradiction) are also trained swapped",
+    )
+    drop_unrelated_contradictions: list[str] = Field(
+        default_factory=list,
+        description="files whose contradiction pairs sharing no content word are left out (SNLI's caption convention)",
+    )
+    unrelated_negatives: int = Field(default=0, description="how many different-subject non_contradiction pairs to add")
+    unrelated_negatives_from: list[str] = Field(
+        default_factory=list, description="files whose contradiction pairs the unrelated negatives are drawn from"
     )
     output_dir: str
     epochs: float = 2.0
@@ -82,6 +98,22 @@ def bucketed_batches(lengths: list[int], batch_size: int, mega: int, seed: int) 
     return batches
 
 
+def training_examples(config: TrainConfig) -> list[NLIExample]:
+    """The training pairs in their fixed order: each file (filtered where asked), the swapped
+    pairs, then the drawn unrelated negatives."""
+    examples: list[NLIExample] = []
+    for path in config.train_files:
+        file_examples = load_examples([path])
+        if path in config.drop_unrelated_contradictions:
+            file_examples = without_unrelated_contradictions(file_examples)
+        examples += file_examples
+    examples += swapped(load_examples(config.both_directions))
+    examples += unrelated_negatives(
+        load_examples(config.unrelated_negatives_from), config.unrelated_negatives, config.seed
+    )
+    return examples
+
+
 def _seed_everything(seed: int) -> None:
     random.seed(seed)
     torch.manual_seed(seed)
@@ -111,12 +143,12 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
     if config.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
 
-    examples = load_examples(config.train_files) + swapped(load_examples(config.both_directions))
+    examples = training_examples(config)
     if config.drop_longer:
         # A premise cut at max_length often loses the evidence its label rests on.
         full = tokenizer([e.premise for e in examples], [e.hypothesis for e in examples])["input_ids"]
         examples = [e for e, ids in zip(examples, full, strict=True) if len(ids) <= config.max_length]
-    log(f"{len(examples)} training pairs from {len(config.train_files) + len(config.both_directions)} files")
+    log(f"{len(examples)} training pairs")
     tokens = tokenizer(
         [e.premise for e in examples],
         [e.hypothesis for e in examples],
