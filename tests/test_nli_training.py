@@ -138,9 +138,25 @@ def test_unrelated_negatives_pair_statements_on_different_subjects_and_are_seede
     assert unrelated_negatives(examples, 40, seed=4) != negatives
 
 
-def test_unrelated_negatives_need_contradictions_to_draw_from() -> None:
+def test_unrelated_negatives_need_contradictions_on_different_subjects() -> None:
     with pytest.raises(ValueError, match="at least two contradiction pairs"):
         unrelated_negatives([NLIExample(premise="a", hypothesis="b", label="neutral")], 5, seed=1)
+    same_subject = [
+        NLIExample(premise=f"dogs bark {n}", hypothesis="dogs never bark", label="contradiction") for n in "ab"
+    ]
+    with pytest.raises(ValueError, match="drew only 0 of 5 unrelated negatives"):
+        unrelated_negatives(same_subject, 5, seed=1)
+
+
+def test_dropping_from_a_file_that_is_not_trained_on_is_an_error(train_file: Path, tmp_path: Path) -> None:
+    config = TrainConfig(
+        backbone="unused",
+        train_files=[str(train_file)],
+        drop_unrelated_contradictions=[str(tmp_path / "snli.jsonl")],
+        output_dir=str(tmp_path / "out"),
+    )
+    with pytest.raises(ValueError, match="not training files"):
+        training_examples(config)
 
 
 def test_interrupted_training_resumes_to_the_same_model(tiny_model: Path, train_file: Path, tmp_path: Path) -> None:

@@ -153,7 +153,9 @@ def unrelated_negatives(examples: list[NLIExample], count: int, seed: int) -> li
         raise ValueError("unrelated negatives need at least two contradiction pairs to draw from")
     rng = random.Random(seed)
     pairs: list[NLIExample] = []
-    while len(pairs) < count:
+    for _ in range(100 * count + 1000):
+        if len(pairs) == count:
+            break
         first, second = rng.sample(contradictions, 2)
         if shares_content(first.premise, second.hypothesis):
             continue
@@ -165,4 +167,6 @@ def unrelated_negatives(examples: list[NLIExample], count: int, seed: int) -> li
                 source=f"{first.source}/unrelated",
             )
         )
+    if len(pairs) < count:
+        raise ValueError(f"drew only {len(pairs)} of {count} unrelated negatives: most contradiction pairs share words")
     return pairs

@@ -101,6 +101,9 @@ def bucketed_batches(lengths: list[int], batch_size: int, mega: int, seed: int) 
 def training_examples(config: TrainConfig) -> list[NLIExample]:
     """The training pairs in their fixed order: each file (filtered where asked), the swapped
     pairs, then the drawn unrelated negatives."""
+    stray = sorted(set(config.drop_unrelated_contradictions) - set(config.train_files))
+    if stray:
+        raise ValueError(f"--drop-unrelated-contradictions names files that are not training files: {stray}")
     examples: list[NLIExample] = []
     for path in config.train_files:
         file_examples = load_examples([path])
