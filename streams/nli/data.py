@@ -120,6 +120,8 @@ def swapped(examples: list[NLIExample]) -> list[NLIExample]:
 
 
 _WORD = re.compile(r"[a-z]+")
+# Its own list, not spaCy's stop words (entities) or the BM25 list (keyword index): those
+# change which pairs are dropped and drawn, and the model card's measurements rest on this one.
 _FUNCTION_WORD_TEXT = (
     "about above after again all also and any are aren because been before being below between both but "
     "can cannot could did didn does doesn doing don down during each few for from had has have having her "
