@@ -16,6 +16,7 @@ from itertools import permutations
 
 from study_c_long import PROFILES
 
+from streams.nli.evaluate import CONTRADICTION
 from streams.nli.scorer import load_scorer
 from streams.settings import BUILTIN_MODEL_DIR
 
@@ -37,8 +38,8 @@ def main() -> None:
     reversals, other_topics = advice_sets()
     for model in args.models:
         scorer = load_scorer(model)
-        caught = (scorer.score(reversals).argmax(axis=1) == 2).mean()
-        flagged = (scorer.score(other_topics).argmax(axis=1) == 2).mean()
+        caught = (scorer.score(reversals).argmax(axis=1) == CONTRADICTION).mean()
+        flagged = (scorer.score(other_topics).argmax(axis=1) == CONTRADICTION).mean()
         print(
             f"{model}: reversals called contradiction {caught:.1%} of {len(reversals)}; "
             f"different-topic advice called contradiction {flagged:.1%} of {len(other_topics)}"

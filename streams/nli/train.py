@@ -104,16 +104,19 @@ def training_examples(config: TrainConfig) -> list[NLIExample]:
     stray = sorted(set(config.drop_unrelated_contradictions) - set(config.train_files))
     if stray:
         raise ValueError(f"--drop-unrelated-contradictions names files that are not training files: {stray}")
+    # Each file is read once, though it may serve as training file, swap source and draw source.
+    files = dict.fromkeys([*config.train_files, *config.both_directions, *config.unrelated_negatives_from])
+    loaded = {path: load_examples([path]) for path in files}
     examples: list[NLIExample] = []
     for path in config.train_files:
-        file_examples = load_examples([path])
         if path in config.drop_unrelated_contradictions:
-            file_examples = without_unrelated_contradictions(file_examples)
-        examples += file_examples
-    examples += swapped(load_examples(config.both_directions))
-    examples += unrelated_negatives(
-        load_examples(config.unrelated_negatives_from), config.unrelated_negatives, config.seed
-    )
+            examples += without_unrelated_contradictions(loaded[path])
+        else:
+            examples += loaded[path]
+    for path in config.both_directions:
+        examples += swapped(loaded[path])
+    draw_from = [example for path in config.unrelated_negatives_from for example in loaded[path]]
+    examples += unrelated_negatives(draw_from, config.unrelated_negatives, config.seed)
     return examples
 
 
