@@ -147,7 +147,7 @@ class ConflictEvent(BaseModel):
     """A detected contradiction on `contraflow.conflicts`."""
 
     conflict_id: str = Field(description="deterministic id from the inputs (drop duplicates by it)")
-    kind: str = Field(description="turn_self_contradiction, knowledge or memory")
+    kind: str = Field(description="turn_self_contradiction, turn_revision, knowledge or memory")
     scope: str = Field(description="adjacent (K_Conflict pair), global, or store")
     session_id: str | None = None
     tenant: str | None = None
@@ -156,6 +156,12 @@ class ConflictEvent(BaseModel):
     claim_b: Claim = Field(description="the later claim (NLI hypothesis)")
     nli_ab: NLIProbabilities = Field(description="NLI of (claim_a, claim_b)")
     nli_ba: NLIProbabilities | None = Field(default=None, description="NLI of (claim_b, claim_a), when scored")
+    p_contradiction: float | None = Field(
+        default=None, description="the score the verdict used: mean p(contradiction) of both directions, when scored"
+    )
+    justified_by: Claim | None = Field(
+        default=None, description="turn_revision: the user turn whose new fact justifies the change"
+    )
     conflict_type: str = Field("factual", description="factual, temporal, methodological, scope or opinion")
     severity: str = Field("medium", description="high (p(contradiction) >= 0.9), medium or low")
     resolution: Resolution | None = None
@@ -185,9 +191,11 @@ class ScoreEvent(BaseModel):
     advice: str = Field(description="advice extracted from this turn ('' when none)")
     pair_evaluated: bool = Field(description="whether this turn's adjacent pair went to NLI")
     pair_nli: NLIProbabilities | None = Field(default=None, description="NLI of (previous advice, this advice)")
-    pair_contradiction: bool = Field(False, description="whether that pair's verdict (argmax) is contradiction")
+    pair_contradiction: bool = Field(False, description="whether that pair counted as a contradiction")
     evaluated_pairs: int
     contradictions: int
+    revisions: int = Field(0, description="contradicting pairs justified by a new user fact, session so far")
+    nli_pairs: int = Field(0, description="NLI pairs (each direction counts) this turn sent to the model")
     k_conflict: float | None = Field(description="contradictions / evaluated pairs; null before the first pair")
     status: ConflictStatus
     global_evaluated_pairs: int = Field(0, description="pairs of this advice with earlier advice, session so far")

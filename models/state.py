@@ -10,11 +10,29 @@ from pydantic import BaseModel, Field
 from models.events import Case, ConflictStatus
 
 
+class AdviceClaim(BaseModel):
+    """One atomic advice item (or statement) and what it is about (`streams.extract.targets`)."""
+
+    text: str
+    targets: list[str] = Field(default_factory=list, description="named things: drugs, conditions, activities")
+    words: list[str] = Field(default_factory=list, description="stemmed content words (fallback topic)")
+
+
 class AdviceItem(BaseModel):
     """Advice one assistant turn gave."""
 
     turn_index: int
     event_id: str
+    text: str = Field(description="the turn's advice sentences, joined (the seed's unit)")
+    claims: list[AdviceClaim] = Field(default_factory=list, description="its atomic items")
+
+
+class UserFact(BaseModel):
+    """A new fact a user turn stated (`streams.extract.facts`): what can justify a revision."""
+
+    turn_index: int
+    event_id: str
+    reason: str
     text: str
 
 
@@ -31,8 +49,11 @@ class SessionState(BaseModel):
     recent_event_ids: list[str] = Field(default_factory=list, description="bounded; repeated ids are ignored")
     previous_advice: AdviceItem | None = Field(default=None, description="advice of the previous assistant turn")
     advice_history: list[AdviceItem] = Field(default_factory=list, description="bounded recent advice")
+    user_facts: list[UserFact] = Field(default_factory=list, description="bounded recent facts from user turns")
+    focus: list[str] = Field(default_factory=list, description="targets of the latest user turn ('it' refers there)")
     evaluated_pairs: int = 0
     contradictions: int = 0
+    revisions: int = Field(default=0, description="contradicting pairs justified by a new user fact (not counted)")
     status: ConflictStatus = ConflictStatus.passing
     global_evaluated_pairs: int = 0
     global_contradictions: int = 0

@@ -90,7 +90,22 @@ class Settings(BaseSettings):
     compare: Literal["advice", "statements"] = Field(
         "advice", description="what turns are compared by: clinical advice (seed) or every declarative sentence"
     )
-    global_window: int = Field(20, ge=0, description="earlier advice items each new advice is checked against")
+    global_window: int = Field(20, ge=0, description="earlier advice turns each new advice is checked against")
+    verdict: Literal["claims", "seed"] = Field(
+        "claims",
+        description="claims: atomic items, topic gate, both directions, threshold, revisions; "
+        "seed: seed 000's whole-advice argmax",
+    )
+    contradiction_threshold: float = Field(
+        0.5, ge=0, le=1, description="claims: mean p(contradiction) of both directions at or above this contradicts"
+    )
+    topic_similarity: float = Field(
+        1.0,
+        ge=0,
+        le=1,
+        description="claims: claims naming no target are also compared when their embedding cosine reaches this "
+        "(1.0: off)",
+    )
     recall_gate: float = Field(0.70, ge=0, le=1, description="entity Recall@T10 safety gate (seed 003)")
     recall_turn: int = Field(10, ge=1, description="the T of Recall@T (assistant turns)")
     slope_threshold: float = Field(-0.05, description="drift slope below this raises an alert")

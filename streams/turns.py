@@ -17,6 +17,7 @@ All NLI pairs of one turn go to the scorer in one call.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -28,27 +29,32 @@ from models.events import (
     ConflictStatus,
     DriftAlert,
     EntityMetrics,
-    NLIProbabilities,
     Role,
     ScoreEvent,
     TurnEvent,
 )
 from models.ids import stable_id
-from models.state import AdviceItem, SessionState
-from streams.extract.advice import extract_advice, extract_statements
+from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
+from streams.extract.advice import advice_items, extract_advice, extract_statements
 from streams.extract.entities import filter_entities
+from streams.extract.facts import user_facts
+from streams.extract.reasoning import strip_reasoning
 from streams.extract.repetition import clean_repetition
+from streams.extract.targets import topic_of
 from streams.metrics.alignment import concat_actions, cosine
 from streams.metrics.conflict import conflict_status, is_sampled_pair
 from streams.metrics.drift import drift_slope, recall_at
 from streams.metrics.ncp import ncp
 from streams.metrics.recall import entity_scores
+from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs
 
 ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
 ExtractFn = Callable[[str], Awaitable[list[str]]]
 EmbedFn = Callable[[list[str]], Awaitable[np.ndarray]]
 
 CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
+FACTS_KEPT = 20  # user facts a session remembers
+EMBEDDING_CACHE = 4096  # claim embeddings a pipeline keeps
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,9 @@ class TurnSettings:
     dedup_window: int = 256
     compare: str = "advice"
     global_window: int = 20
+    verdict: str = "claims"
+    contradiction_threshold: float = 0.5
+    topic_similarity: float = 1.0
     recall_gate: float = 0.70
     recall_turn: int = 10
     slope_threshold: float = -0.05
@@ -89,11 +98,6 @@ class TurnOutcome:
     alerts: list[DriftAlert] = field(default_factory=list)
 
 
-def probabilities(row: np.ndarray) -> NLIProbabilities:
-    """One (entailment, neutral, contradiction) row as an event field."""
-    return NLIProbabilities(entailment=float(row[0]), neutral=float(row[1]), contradiction=float(row[2]))
-
-
 def is_duplicate(state: SessionState, turn: TurnEvent) -> bool:
     """A repeated event id, or a turn index at or below the last one processed."""
     return turn.event_id in state.recent_event_ids or turn.turn_index <= state.last_turn_index
@@ -116,7 +120,10 @@ class TurnPipeline:
     def __init__(self, services: TurnServices | ScoreFn, settings: TurnSettings | None = None) -> None:
         self.services = services if isinstance(services, TurnServices) else TurnServices(score=services)
         self.settings = settings or TurnSettings()
-        self._extract_unit = extract_statements if self.settings.compare == "statements" else extract_advice
+        self.rule = VerdictRule(
+            self.settings.verdict, self.settings.contradiction_threshold, self.settings.topic_similarity
+        )
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
 
     async def process(self, state: SessionState | None, turn: TurnEvent) -> TurnOutcome:
         state = state.model_copy(deep=True) if state else SessionState(session_id=turn.session_id)
@@ -133,6 +140,8 @@ class TurnPipeline:
             await self._set_case(state, turn)
         if turn.role == Role.assistant:
             await self._assistant_turn(state, turn, outcome)
+        elif turn.role == Role.user:
+            await self._user_turn(state, turn)
         return outcome
 
     async def _set_case(self, state: SessionState, turn: TurnEvent) -> None:
@@ -145,53 +154,125 @@ class TurnPipeline:
             extended |= filter_entities(await self.services.extract_entities(turn.case.patient_summary))
         state.gold_critical, state.gold_extended = critical, sorted(extended)
 
+    async def _user_turn(self, state: SessionState, turn: TurnEvent) -> None:
+        """Remember the new facts a user states and what the turn is about ("it" refers there)."""
+        text = strip_reasoning(turn.text)
+        facts = [
+            UserFact(turn_index=turn.turn_index, event_id=turn.event_id, reason=fact.reason, text=fact.text)
+            for fact in user_facts(text)
+        ]
+        state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
+        state.focus = sorted(topic_of(text, await self._entities(text)).targets)
+
+    async def _entities(self, text: str) -> list[str]:
+        return await self.services.extract_entities(text) if self.services.extract_entities and text else []
+
+    def _units(self, text: str) -> list[str]:
+        return extract_statements(text) if self.settings.compare == "statements" else advice_items(text)
+
+    def _unit_text(self, text: str) -> str:
+        return " ".join(extract_statements(text)) if self.settings.compare == "statements" else extract_advice(text)
+
+    async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
+        """The atomic claims of a turn with their topics; a claim that names its object only
+        as "it" or "the medication" takes the targets of the claim before it, or of the
+        user's last turn."""
+        if self.rule.seed:
+            return []
+        items = self._units(text)
+        entities = await self._entities(text) if items else []
+        claims, context = [], list(state.focus)
+        for item in items:
+            lowered = item.lower()
+            found = topic_of(item, [e for e in entities if e in lowered])
+            targets = sorted(found.targets) if found.targets else (context if found.refers_back else [])
+            if found.targets:
+                context = targets
+            claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
+        return claims
+
+    async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
+        """Cosine of claim embeddings, for the claims the target gate cannot place (cached per text)."""
+        if self.services.embed is None or self.rule.seed or self.rule.topic_similarity >= 1.0:
+            return None
+        claims = [c for item in (*earlier, current) for c in item.claims]
+        if not any(needs_similarity(c) for c in claims):
+            return None
+        missing = [t for t in dict.fromkeys(c.text for c in claims) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, await self.services.embed(missing), strict=True):
+                self._vectors[text] = vector
+        for text in dict.fromkeys(c.text for c in claims):
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > EMBEDDING_CACHE:
+            self._vectors.popitem(last=False)
+        vectors = {c.text: self._vectors[c.text] for c in claims}
+        return lambda a, b: float(vectors[a] @ vectors[b])
+
+    def _justification(self, state: SessionState, earlier: AdviceItem, turn: TurnEvent) -> UserFact | None:
+        """The latest new fact the user stated between the earlier advice and this turn."""
+        if self.rule.seed:
+            return None
+        between = [f for f in state.user_facts if earlier.turn_index < f.turn_index < turn.turn_index]
+        return between[-1] if between else None
+
     async def _assistant_turn(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> None:
-        history_text, repetition, cleaned = clean_repetition(turn.text, self.settings.repetition_limit)
-        unit = self._extract_unit(turn.text)
-        item = AdviceItem(turn_index=turn.turn_index, event_id=turn.event_id, text=self._extract_unit(history_text))
+        visible = strip_reasoning(turn.text)
+        history_text, repetition, cleaned = clean_repetition(visible, self.settings.repetition_limit)
+        current = AdviceItem(
+            turn_index=turn.turn_index,
+            event_id=turn.event_id,
+            text=self._unit_text(history_text),
+            claims=await self._claims(state, history_text),
+        )
         previous = state.previous_advice
         state.assistant_turns += 1
 
-        batch = _Batch()
         adjacent = (
-            batch.add(previous.text, unit)
-            if previous is not None
+            previous is not None
             and is_sampled_pair(state.assistant_turns - 1, self.settings.stride)
-            and previous.text
-            and unit
-            else None
+            and bool(previous.text)
+            and bool(current.text)
         )
         window = self.settings.global_window
-        earlier = (
-            [a for a in state.advice_history[len(state.advice_history) - window :] if a.text] if unit and window else []
-        )
-        global_rows = [batch.add(a.text, unit) for a in earlier]
-        ncp_rows = [(batch.add(turn.text, c), batch.add(c, turn.text)) for c in turn.candidates if c.strip()]
+        earlier = [a for a in state.advice_history[len(state.advice_history) - window :] if a.text] if window else []
+        compared = earlier if current.text else []
+        if adjacent and previous is not None and all(a.event_id != previous.event_id for a in compared):
+            compared = [*compared, previous]
+        batch = _Batch()
+        planned = plan_pairs(compared, current, self.rule, batch.add, await self._similarity(compared, current))
+        verdict_rows = len(batch.pairs)
+        ncp_rows = [(batch.add(visible, c), batch.add(c, visible)) for c in turn.candidates if c.strip()]
         rows = await self.services.score(batch.pairs) if batch.pairs else np.zeros((0, 3), dtype=np.float32)
+        verdicts = judge(planned, rows, self.rule)
 
-        current = AdviceItem(turn_index=turn.turn_index, event_id=turn.event_id, text=unit)
-        pair_nli = None
-        if adjacent is not None:
-            assert previous is not None
-            pair_nli = probabilities(rows[adjacent])
+        adjacent_key = previous.event_id if adjacent and previous is not None else None
+        pair = verdicts.get(adjacent_key) if adjacent_key else None
+        counted = False
+        if adjacent:
             state.evaluated_pairs += 1
-            if pair_nli.verdict == "contradiction":
+        in_window = {a.event_id for a in earlier}
+        for key, verdict in verdicts.items():
+            if key in in_window:
+                state.global_evaluated_pairs += 1
+            if not verdict.contradicts:
+                continue
+            fact = self._justification(state, verdict.earlier, turn)
+            if fact is not None:
+                state.revisions += 1
+            elif key == adjacent_key:
                 state.contradictions += 1
-                outcome.conflicts.append(self._conflict(state, previous, current, turn, pair_nli, "adjacent"))
-        for earlier_item, row in zip(earlier, global_rows, strict=True):
-            nli = probabilities(rows[row])
-            state.global_evaluated_pairs += 1
-            if nli.verdict == "contradiction":
+                counted = True
+            if fact is None and key in in_window:
                 state.global_contradictions += 1
-                already = adjacent is not None and previous is not None and earlier_item.event_id == previous.event_id
-                if not already:
-                    outcome.conflicts.append(self._conflict(state, earlier_item, current, turn, nli, "global"))
+            scope = "adjacent" if key == adjacent_key else "global"
+            outcome.conflicts.append(self._conflict(state, verdict, current, turn, scope, fact))
 
         state.previous_advice = current
-        if item.text:
-            state.advice_history = [*state.advice_history, item][-self.settings.advice_history :]
+        if current.text:
+            state.advice_history = [*state.advice_history, current][-self.settings.advice_history :]
 
-        critical, extended = await self._entity_metrics(state, turn)
+        critical, extended = await self._entity_metrics(state, turn, visible)
         status = conflict_status(state.k_conflict, self.settings.caution, self.settings.failure)
         if status != state.status:
             outcome.alerts.append(self._status_alert(state, turn, state.status, status))
@@ -205,12 +286,14 @@ class TurnPipeline:
                 event_id=turn.event_id,
                 tenant=state.tenant,
                 model=state.model,
-                advice=unit,
-                pair_evaluated=adjacent is not None,
-                pair_nli=pair_nli,
-                pair_contradiction=pair_nli is not None and pair_nli.verdict == "contradiction",
+                advice=self._unit_text(visible),
+                pair_evaluated=adjacent,
+                pair_nli=pair.nli_ab if pair else None,
+                pair_contradiction=counted,
                 evaluated_pairs=state.evaluated_pairs,
                 contradictions=state.contradictions,
+                revisions=state.revisions,
+                nli_pairs=verdict_rows,
                 k_conflict=state.k_conflict,
                 status=status,
                 global_evaluated_pairs=state.global_evaluated_pairs,
@@ -229,15 +312,17 @@ class TurnPipeline:
             )
         )
 
-    async def _entity_metrics(self, state: SessionState, turn: TurnEvent) -> tuple[EntityMetrics | None, ...]:
-        """Scores against both gold sets; the curves grow by one point each."""
+    async def _entity_metrics(
+        self, state: SessionState, turn: TurnEvent, visible: str
+    ) -> tuple[EntityMetrics | None, ...]:
+        """Scores against both gold sets; the curves grow by one point each (reasoning stripped)."""
         if not state.gold_critical or self.services.extract_entities is None:
             return None, None
-        source = turn.summary if turn.summary else turn.text
+        source = strip_reasoning(turn.summary) if turn.summary else visible
         predicted = filter_entities(await self.services.extract_entities(source))
         results = []
         for name, gold in (("critical", state.gold_critical), ("extended", state.gold_extended)):
-            scores = entity_scores(set(gold), predicted, turn.text)
+            scores = entity_scores(set(gold), predicted, visible)
             for metric in CURVE_NAMES:
                 state.curves.setdefault(f"{metric}_{name}", []).append(getattr(scores, metric))
             results.append(EntityMetrics(**scores.model_dump(), gold=len(gold)))
@@ -291,23 +376,33 @@ class TurnPipeline:
     def _conflict(
         self,
         state: SessionState,
-        earlier: AdviceItem,
+        verdict: TurnVerdict,
         later: AdviceItem,
         turn: TurnEvent,
-        nli: NLIProbabilities,
         scope: str,
+        fact: UserFact | None,
     ) -> ConflictEvent:
+        earlier = verdict.earlier
         return ConflictEvent(
             conflict_id=stable_id("conflict", state.session_id, earlier.event_id, later.event_id),
-            kind="turn_self_contradiction",
+            kind="turn_revision" if fact is not None else "turn_self_contradiction",
             scope=scope,
             session_id=state.session_id,
             tenant=state.tenant,
             model=state.model,
-            claim_a=Claim(text=earlier.text, source="turn", turn_index=earlier.turn_index, event_id=earlier.event_id),
-            claim_b=Claim(text=later.text, source="turn", turn_index=later.turn_index, event_id=later.event_id),
-            nli_ab=nli,
-            severity="high" if nli.contradiction >= 0.9 else "medium",
+            claim_a=Claim(
+                text=verdict.earlier_claim, source="turn", turn_index=earlier.turn_index, event_id=earlier.event_id
+            ),
+            claim_b=Claim(text=verdict.new_claim, source="turn", turn_index=later.turn_index, event_id=later.event_id),
+            nli_ab=verdict.nli_ab,
+            nli_ba=verdict.nli_ba,
+            p_contradiction=verdict.score,
+            justified_by=(
+                Claim(text=fact.text, source="user_turn", turn_index=fact.turn_index, event_id=fact.event_id)
+                if fact is not None
+                else None
+            ),
+            severity="high" if verdict.score >= 0.9 else "medium",
             detected_at=turn.ts,
         )
 

@@ -1,6 +1,9 @@
 import pytest
 
-from streams.extract.advice import extract_advice, is_advice, split_sentences
+from streams.extract.advice import advice_items, extract_advice, is_advice, split_sentences
+from streams.extract.facts import user_facts
+from streams.extract.reasoning import strip_reasoning
+from streams.extract.targets import topic_of
 
 
 @pytest.mark.parametrize(
@@ -54,3 +57,88 @@ def test_list_items_are_sentences() -> None:
         "Ice it twice a day",
     ]
     assert extract_advice("Plan:\n- Rest the ankle\n- Ice it twice a day") == "Rest the ankle Ice it twice a day"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "She takes sertraline 50 mg daily but feels it is ineffective.",
+        "He has been on lisinopril 10 mg daily for two years.",
+        "You mentioned you take sertraline 50 mg every morning.",
+        "You've been taking the metformin with breakfast.",
+        "Your mother is on warfarin 3 mg daily.",
+        "Do you take it with food?",
+        "I'm so sorry you're going through this.",
+        "Tell me more about when the headaches started.",
+        "I don't think that rash is anything serious.",
+    ],
+)
+def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
+    assert not is_advice(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ibuprofen is not safe with warfarin.",
+        "If the pain gets worse, see your GP.",
+        "You can drive once you feel fully alert.",
+        "It's fine to have a glass of wine with dinner.",
+        "We'll start you on 25 mg for a week.",
+        "Don't stop the sertraline suddenly.",
+        "Since you're on warfarin, avoid ibuprofen.",
+        "No more than 3 g of paracetamol in 24 hours.",
+    ],
+)
+def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:
+    assert is_advice(sentence)
+
+
+def test_items_split_a_sentence_that_gives_two_directives() -> None:
+    assert advice_items("Take metformin 500 mg with meals and avoid alcohol.") == [
+        "Take metformin 500 mg with meals",
+        "avoid alcohol.",
+    ]
+    text = "You mentioned you take lisinopril. Keep taking it every morning; don't skip doses."
+    assert advice_items(text) == ["Keep taking it every morning", "don't skip doses."]
+
+
+def test_reasoning_blocks_are_stripped_closed_open_or_orphaned() -> None:
+    assert strip_reasoning("<think>Could suggest ibuprofen, but no.</think> Take paracetamol.") == "Take paracetamol."
+    assert strip_reasoning("Take paracetamol. <thinking>unfinished thought") == "Take paracetamol."
+    assert strip_reasoning("weighing options here</think>Take paracetamol.") == "Take paracetamol."
+    assert extract_advice(strip_reasoning("<think>Tell her to stop the warfarin?</think>Keep taking warfarin.")) == (
+        "Keep taking warfarin."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("I just found out I'm pregnant.", "pregnancy"),
+        ("The doctor told me I have kidney disease.", "diagnosis"),
+        ("I'm allergic to penicillin.", "allergy"),
+        ("I also take lisinopril 10 mg.", "medication"),
+        ("My eGFR came back at 40.", "test_result"),
+        ("He is 4 years old.", "age"),
+        ("It makes me really dizzy.", "side_effect"),
+    ],
+)
+def test_user_turns_state_new_facts(text: str, reason: str) -> None:
+    assert [fact.reason for fact in user_facts(text)] == [reason]
+
+
+@pytest.mark.parametrize(
+    "text", ["Are you sure? My friend says it's fine.", "What if I get pregnant later?", "Thanks, that helps."]
+)
+def test_push_back_and_hypotheticals_are_not_facts(text: str) -> None:
+    assert user_facts(text) == []
+
+
+def test_targets_name_concepts_classes_and_members() -> None:
+    assert {"alcohol", "wine"} <= topic_of("It's fine to have a glass of wine.").targets
+    assert "alcohol" in topic_of("Avoid alcohol entirely.").targets
+    assert {"ibuprofen", "nsaid"} <= topic_of("Take ibuprofen 400 mg.").targets
+    assert "nsaid" in topic_of("Avoid NSAIDs.").targets
+    assert topic_of("Drink plenty of water.").targets.isdisjoint(topic_of("Use your inhaler twice a day.").targets)
+    assert topic_of("Stop taking it.").refers_back and not topic_of("Stop taking it.").targets

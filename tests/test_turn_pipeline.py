@@ -30,7 +30,9 @@ class ScriptedNLI:
         out = []
         for premise, hypothesis in pairs:
             rows = self.rows if self.premise_word in premise else {}
-            out.append(next((r for word, r in rows.items() if word in hypothesis), ENTAIL))
+            # the hypothesis decides; failing that the premise, so both directions of a pair agree
+            match = next((r for word, r in rows.items() if word in hypothesis), None)
+            out.append(match or next((r for word, r in rows.items() if word in premise), ENTAIL))
         return np.array(out, dtype=np.float32)
 
 
@@ -77,7 +79,12 @@ async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
     turns = [turn(i, f"Take drug {i} daily.") for i in range(5)]  # 4 adjacent pairs
     state, outcomes = await run(pipeline, turns)
     assert [o.scores[0].pair_evaluated for o in outcomes] == [False, True, False, True, False]
-    assert nli.calls == [("Take drug 0 daily.", "Take drug 1 daily."), ("Take drug 2 daily.", "Take drug 3 daily.")]
+    assert nli.calls == [  # both directions of each sampled pair (the items share "drug")
+        ("Take drug 0 daily.", "Take drug 1 daily."),
+        ("Take drug 1 daily.", "Take drug 0 daily."),
+        ("Take drug 2 daily.", "Take drug 3 daily."),
+        ("Take drug 3 daily.", "Take drug 2 daily."),
+    ]
     assert state.evaluated_pairs == 2
 
 
@@ -91,9 +98,9 @@ async def test_pair_without_advice_on_either_side_is_not_evaluated() -> None:
     assert outcomes[1].scores[0].advice == ""
 
 
-async def test_only_the_argmax_contradiction_verdict_counts() -> None:
+async def test_seed_verdict_counts_only_the_argmax_contradiction() -> None:
     pipeline = TurnPipeline(
-        ScriptedNLI({"Stop": NEAR_CONTRA, "Never": CONTRA}), TurnSettings(stride=1, global_window=0)
+        ScriptedNLI({"Stop": NEAR_CONTRA, "Never": CONTRA}), TurnSettings(stride=1, global_window=0, verdict="seed")
     )
     turns = [turn(0, "Take aspirin daily."), turn(1, "Stop aspirin now."), turn(2, "Never take aspirin.")]
     state, outcomes = await run(pipeline, turns)
@@ -108,7 +115,8 @@ async def test_only_the_argmax_contradiction_verdict_counts() -> None:
 
 
 async def test_alerts_fire_on_each_status_change_only() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    nli = ScriptedNLI({"Never": CONTRA}, premise_word="Take")  # only "Take…" -> "Never…" contradicts
+    pipeline = TurnPipeline(nli, TurnSettings(stride=1, verdict="seed"))
     texts = ["Take aspirin daily.", "Never take aspirin."] + ["Take aspirin daily."] * 20
     state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
     alerts = [(o.state.evaluated_pairs, a.previous_status, a.status) for o in outcomes for a in o.alerts]
@@ -151,13 +159,15 @@ async def test_global_consistency_checks_earlier_advice_and_names_both_turns() -
     pipeline = TurnPipeline(nli, TurnSettings(stride=2, global_window=20))
     texts = ["Take aspirin daily.", "Rest your knee.", "Drink more water.", "Never take aspirin."]
     _state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
-    # turn 3 is checked against all three earlier items; only "Take aspirin daily." flips
+    # turn 3 is compared only with the earlier advice about aspirin (the knee and the water
+    # are other topics: gated out, never scored), and it flips
     assert ("Take aspirin daily.", "Never take aspirin.") in nli.calls
+    assert not [c for c in nli.calls if "knee" in c[0] + c[1] or "water" in c[0] + c[1]]
     [conflict] = outcomes[3].conflicts
     assert conflict.scope == "global" and conflict.claim_a.turn_index == 0 and conflict.claim_b.turn_index == 3
     score = outcomes[3].scores[0]
-    assert (score.global_evaluated_pairs, score.global_contradictions) == (0 + 1 + 2 + 3, 1)
-    assert score.global_rate == pytest.approx(1 / 6)
+    assert (score.global_evaluated_pairs, score.global_contradictions) == (1, 1)
+    assert score.global_rate == pytest.approx(1.0)
     # K_Conflict keeps the seed's adjacent definition: pairs 1 and 3 sampled, neither contradicts
     assert (score.evaluated_pairs, score.contradictions) == (2, 0)
 
@@ -169,7 +179,7 @@ async def test_an_adjacent_contradiction_is_reported_once() -> None:
 
 
 async def test_ncp_scores_both_directions_against_every_candidate() -> None:
-    nli = ScriptedNLI({"Never": CONTRA})
+    nli = ScriptedNLI({"Never": CONTRA}, premise_word="Take")
     pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0))
     event = turn(0, "Take aspirin daily.").model_copy(update={"candidates": ["Never take aspirin.", "Take aspirin."]})
     _, [outcome] = await run(pipeline, [event])
@@ -183,7 +193,10 @@ async def test_statements_mode_compares_declarative_sentences() -> None:
     pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0, compare="statements"))
     texts = ["I live in Paris. Do you like travel?", "I have never lived in Paris."]
     state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
-    assert nli.calls == [("I live in Paris.", "I have never lived in Paris.")]
+    assert nli.calls == [
+        ("I live in Paris.", "I have never lived in Paris."),
+        ("I have never lived in Paris.", "I live in Paris."),
+    ]
     assert state.contradictions == 1 and outcomes[0].scores[0].advice == "I live in Paris."
 
 

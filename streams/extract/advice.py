@@ -1,22 +1,25 @@
-"""Clinical advice extraction (seed 000/003 `_extract_advice`): the sentences of a
-response that carry an action or recommendation, joined; '' when there are none."""
+"""Clinical advice extraction (seed 000/003 `_extract_advice`).
+
+Advice is an instruction or recommendation to the person: an imperative ("Take…",
+"Avoid…"), a modal addressed to them ("you should", "you can", "you must not"), a
+recommendation ("I recommend", "it's best to", "X is not safe with Y"), a prohibition,
+or a dosing instruction ("the usual dose is 2 puffs as needed"). Not advice: a statement
+of status or history ("She takes sertraline 50 mg daily", "You mentioned you have been
+on it for a year"), empathy, a question.
+
+`extract_advice` gives the advice sentences of a text joined (the seed's whole-advice
+unit); `advice_items` splits them into atomic items, one directive each ("Take metformin
+with food and avoid alcohol" is two), which is what claim-level comparison scores.
+Reasoning blocks are the caller's to strip first (`streams.extract.reasoning`)."""
 
 from __future__ import annotations
 
 import re
 
+MIN_CLAUSE_WORDS = 2
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]|\d+[.)])?\s*")
-
-_RECOMMENDATION = re.compile(
-    r"\b(?:you\s+(?:should|must|need\s+to|have\s+to|ought\s+to|can\s+(?:try|take|use))|"
-    r"(?:i|we)\s+(?:would\s+|'d\s+)?(?:recommend|suggest|advise|prescribe)|"
-    r"(?:i|we)'d\s+(?:recommend|suggest|advise)|"
-    r"it(?:'s|\s+is)\s+(?:important|best|advisable|recommended|safe|fine|okay|ok|essential|necessary|crucial)\s+to|"
-    r"(?:is|are)\s+(?:recommended|advised|contraindicated|not\s+recommended)|"
-    r"make\s+sure|be\s+sure\s+to|try\s+to|please|don't|do\s+not|never|avoid|refrain\s+from|"
-    r"(?:should|must)\s+(?:not\s+)?(?:take|avoid|stop|start|continue|use)|"
-    r"safe\s+to|recommended\s+dose)\b",
-    re.IGNORECASE,
+_LEAD = (
+    r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case)[\s,]+)*"
 )
 
 _IMPERATIVE_VERBS = (
@@ -24,22 +27,86 @@ _IMPERATIVE_VERBS = (
     "drink|eat|rest|schedule|see|call|contact|seek|go|keep|monitor|check|limit|get|try|consider|"
     "switch|begin|resume|skip|wait|book|follow|practice|practise|exercise|walk|sleep|cut|add|"
     "replace|restart|hold|pause|taper|double|halve|inject|inhale|swallow|ice|elevate|measure|"
-    "record|track|visit|talk|ask|tell|remember|keep|quit|maintain|wear|wash"
+    "record|track|visit|talk|ask|remember|quit|maintain|wear|wash|stick|stay|give|put|leave|"
+    "return|aim|allow|let|make|spread|space|split|store|finish|complete|change|reduce|drop|"
+    "go ahead|hold off|steer clear|cut back|cut down|stay away|switch back|carry on"
 )
-_IMPERATIVE = re.compile(
-    rf"^(?:(?:please|also|then|so|and|now|instead|first|next|finally)[\s,]+)*(?:{_IMPERATIVE_VERBS})\b", re.IGNORECASE
-)
-
-_DOSING = re.compile(
-    r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|mL|units?|iu|IU|tablets?|capsules?|puffs?|drops?)\b|"
-    r"\b(?:once|twice|three\s+times|four\s+times)\s+(?:a|per)\s+(?:day|week)\b|"
-    r"\b(?:daily|every\s+\d+\s+hours|as\s+needed|at\s+bedtime)\b",
+# "Tell me more", "Let me know": addressed to the assistant, not a health action
+_NOT_ADVICE_IMPERATIVE = re.compile(
+    r"^(?:tell|let|ask|give|show)\s+me\b|^feel\s+free\b|^(?:please\s+)?(?:don't|do\s+not|try\s+not\s+to)\s+"
+    r"(?:worry|hesitate|panic|be\s+(?:afraid|alarmed|embarrassed|hard\s+on\s+yourself))\b|^rest\s+assured\b",
     re.IGNORECASE,
 )
-
-
-# "Sleep problems are common": a verb-like first word used as a noun subject.
+_IMPERATIVE = re.compile(
+    rf"^{_LEAD}(?:please[\s,]+)?(?:just\s+|simply\s+|gently\s+|only\s+|definitely\s+|always\s+)?"
+    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|no\s+more)\b",
+    re.IGNORECASE,
+)
+# a leading condition or time clause: "If the pain gets worse, see your GP."
+_CONDITION = re.compile(
+    r"^(?:if|when|whenever|once|after|before|until|while|since|as\s+soon\s+as|because|given\s+that|"
+    r"now\s+that|in\s+case|unless|for\s+(?:the\s+)?(?:next|first|rest)|during|on\s+days)\b[^,]{0,160},\s*",
+    re.IGNORECASE,
+)
+_DIRECTIVE = re.compile(
+    r"\b(?:you|your\s+\w+|he|she|they|we)\s+(?:really\s+|definitely\s+|probably\s+|still\s+)?"
+    r"(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to|"
+    r"can|can't|cannot|could|may|might\s+want\s+to|will\s+need\s+to|'ll\s+need\s+to|'ll\s+want\s+to|"
+    r"don't\s+need\s+to|do\s+not\s+need\s+to|no\s+longer\s+need\s+to)\b|"
+    r"\b(?:you|your\s+\w+)(?:'re|\s+are|'s|\s+is)\s+(?:fine|okay|ok|safe|free|good|clear|allowed)\s+to\b|"
+    r"\b(?:i|we)\s+(?:would\s+|'d\s+|do\s+|strongly\s+|really\s+)?"
+    r"(?:recommend|suggest|advise|prescribe|encourage|urge)\b|"
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:like\s+you\s+to|rather\s+you|stop|start|increase|reduce|switch|avoid|keep|hold|"
+    r"stick|go|add|lower|raise|continue|change)\b|"
+    r"\b(?:let's|let\s+us|we(?:'ll|\s+will|\s+can|\s+could|\s+should))\s+(?:\w+\s+)?(?:start|increase|reduce|stop|"
+    r"switch|add|try|keep|continue|lower|raise|hold|change|move|go|stick|begin|taper|restart|put)\b|"
+    r"\bit(?:'s|\s+is|\s+would\s+be)\s+(?:\w+\s+)?(?:important|best|better|advisable|recommended|safe|safer|fine|"
+    r"okay|ok|alright|essential|necessary|crucial|wise|sensible|reasonable|a\s+good\s+idea|not\s+a\s+good\s+idea|"
+    r"unsafe|dangerous|risky)\s+(?:to|for\s+you\s+to)\b|"
+    r"\b(?:is|are|isn't|aren't|is\s+not|are\s+not|remains?|stays?)\s+(?:\w+\s+)?(?:recommended|advised|"
+    r"contraindicated|safe|unsafe|fine|okay|ok|a\s+good\s+(?:idea|option|choice)|the\s+(?:best|right)\s+"
+    r"(?:option|choice)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed)\s+(?:with|for|during|while|in|to|"
+    r"on|when|if|alongside|together|now|here|$)|"
+    r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
+    r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)\s+(?:is|would\s+be)|"
+    r"(?:should|must)\s+(?:not\s+)?(?:be\s+)?(?:take|taken|avoid|avoided|stop|stopped|start|started|continue|"
+    r"continued|use|used)|recommended\s+dose|no\s+more\s+than|up\s+to\s+a\s+maximum|at\s+most|maximum\s+of)\b",
+    re.IGNORECASE,
+)
+# status or history of the person, not an instruction: "She takes…", "You mentioned you have been on…"
+_STATUS = re.compile(
+    r"^(?:(?:so|and|but|also|currently|right\s+now|at\s+the\s+moment|i\s+see\s+that|i\s+understand\s+that|"
+    r"i\s+note\s+that|it\s+sounds\s+like)[\s,]+)*"
+    r"(?:(?:he|she|they|the\s+patient|your\s+\w+|my\s+\w+|[A-Z][a-z]+)\s+(?:currently\s+|already\s+|still\s+|"
+    r"also\s+|usually\s+|normally\s+)?(?:takes|is\s+taking|are\s+taking|has\s+been|have\s+been|had|was|were|"
+    r"is\s+on|are\s+on|uses|used|started|stopped|tried|received|got|gets|needs|reports|reported|mentioned|"
+    r"said|says|has|feels|felt|developed|noticed)|"
+    r"you(?:'ve|\s+have)\s+(?:been|had|tried|taken|used|started|stopped|noticed|mentioned|said|told)|"
+    r"you(?:'re|\s+are)\s+(?:currently\s+|already\s+|still\s+)?(?:taking|on|using|having|feeling|getting)|"
+    r"you\s+(?:mentioned|said|told|noted|described|reported|explained|take|took|were|had|used|tried|started|"
+    r"stopped|already\s+take|currently\s+take|usually\s+take|also\s+take))\b",
+    re.IGNORECASE,
+)
+_DOSING = re.compile(
+    r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|mL|units?|iu|IU|tablets?|capsules?|puffs?|drops?|sachets?)\b|"
+    r"\b(?:once|twice|three\s+times|four\s+times)\s+(?:a|per|each)\s+(?:day|week|night)\b|"
+    r"\b(?:daily|every\s+\d+\s+(?:to\s+\d+\s+)?hours|as\s+needed|at\s+bedtime)\b",
+    re.IGNORECASE,
+)
+_DOSE_SUBJECT = re.compile(r"^(?:the|your)\s+(?:\w+\s+){0,3}?(?:dose|dosage|maximum|limit|plan)\b", re.IGNORECASE)
+# "Sleep problems are common": a verb-like first word used as a noun subject
 _NOUN_SUBJECT = re.compile(r"^\w+\s+(?:\w+\s+)?(?:is|are|was|were|can|could|may|might|has|have|had)\b", re.IGNORECASE)
+
+# where one sentence gives a second directive: "…with food and avoid alcohol", "…; don't…"
+_DIRECTIVE_START = (
+    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|please|you\s+(?:should|must|can|may|could|need|will)|"
+    r"make\s+sure|try\s+to|it(?:'s|\s+is)\s+\w+\s+to)"
+)
+_CLAUSE_SPLIT = re.compile(
+    rf"\s*;\s*|\s*,?\s+(?:and|but|then|and\s+then|plus)\s+(?=(?:also\s+|then\s+)?{_DIRECTIVE_START}\b)|"
+    rf",\s+(?=(?:but\s+)?(?:don't|do\s+not|never|avoid|stop|keep|continue|take)\b)",
+    re.IGNORECASE,
+)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -47,19 +114,64 @@ def split_sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
 
 
+def _core(sentence: str) -> str:
+    core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
+    return _CONDITION.sub("", core, count=1).strip()
+
+
 def is_advice(sentence: str) -> bool:
-    """Whether a sentence recommends, prescribes or forbids an action."""
-    core = sentence.strip().lstrip("-*\u2022 ").strip()
-    imperative = bool(_IMPERATIVE.search(core)) and not _NOUN_SUBJECT.search(core)
-    return bool(imperative or _RECOMMENDATION.search(core) or _DOSING.search(core))
+    """Whether a sentence (or clause) recommends, prescribes or forbids an action to the person."""
+    stripped = sentence.strip()
+    if not stripped or stripped.endswith("?"):
+        return False
+    core = _core(stripped)
+    if _NOT_ADVICE_IMPERATIVE.search(core):
+        return False
+    if _IMPERATIVE.search(core) and not _NOUN_SUBJECT.search(core):
+        return True
+    if _STATUS.search(core):
+        return False
+    if _DIRECTIVE.search(core):
+        return True
+    return bool(_DOSING.search(core)) and (bool(_DOSE_SUBJECT.search(core)) or not _NOUN_SUBJECT.search(core))
 
 
 def extract_advice(text: str) -> str:
     """The advice sentences of a response, in order, joined by spaces; '' when none."""
-    return " ".join(sentence for sentence in split_sentences(text) if is_advice(sentence))
+    return " ".join(_advice_sentences(text))
 
 
-def extract_statements(text: str) -> str:
-    """Every declarative sentence (not a question), joined: what `compare=statements` checks,
-    for general assistants that contradict themselves about facts and persona."""
-    return " ".join(s for s in split_sentences(text) if not s.rstrip().endswith("?"))
+def _advice_sentences(text: str) -> list[str]:
+    kept = []
+    for sentence in split_sentences(text):
+        if is_advice(sentence) or any(is_advice(clause) for clause in _clauses(sentence)):
+            kept.append(sentence)
+    return kept
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The directives of one sentence; a one-word split-off part stays with the one before."""
+    clauses: list[str] = []
+    for part in (p.strip(" ,") for p in _CLAUSE_SPLIT.split(sentence) if p and p.strip(" ,")):
+        if clauses and len(part.split()) < MIN_CLAUSE_WORDS:
+            clauses[-1] = f"{clauses[-1]} and {part}"
+        else:
+            clauses.append(part)
+    return clauses
+
+
+def advice_items(text: str) -> list[str]:
+    """Atomic advice items of a response: each advice sentence split where a second
+    directive starts; clauses that are not advice themselves (status, empathy) dropped."""
+    items: list[str] = []
+    for sentence in _advice_sentences(text):
+        clauses = _clauses(sentence)
+        kept = [clause for clause in clauses if is_advice(clause)]
+        items += kept if kept else [sentence]
+    return items
+
+
+def extract_statements(text: str) -> list[str]:
+    """Every declarative sentence (not a question): what `compare=statements` checks, for
+    general assistants that contradict themselves about facts and persona."""
+    return [s for s in split_sentences(text) if not s.rstrip().endswith("?")]

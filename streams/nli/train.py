@@ -23,6 +23,7 @@ import torch
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
+from streams.nli.clinical_pairs import clinical_pairs
 from streams.nli.data import (
     LABEL_SETS,
     NLI_LABELS,
@@ -52,6 +53,9 @@ class TrainConfig(BaseModel):
     unrelated_negatives: int = Field(default=0, description="how many different-subject non_contradiction pairs to add")
     unrelated_negatives_from: list[str] = Field(
         default_factory=list, description="files whose contradiction pairs the unrelated negatives are drawn from"
+    )
+    clinical_pairs: int = Field(
+        default=0, ge=0, description="how many generated clinical advice pairs to add (streams/nli/clinical_pairs.py)"
     )
     output_dir: str
     epochs: float = 2.0
@@ -100,7 +104,7 @@ def bucketed_batches(lengths: list[int], batch_size: int, mega: int, seed: int) 
 
 def training_examples(config: TrainConfig) -> list[NLIExample]:
     """The training pairs in their fixed order: each file (filtered where asked), the swapped
-    pairs, then the drawn unrelated negatives."""
+    pairs, the drawn unrelated negatives, then the generated clinical advice pairs."""
     stray = sorted(set(config.drop_unrelated_contradictions) - set(config.train_files))
     if stray:
         raise ValueError(f"--drop-unrelated-contradictions names files that are not training files: {stray}")
@@ -117,6 +121,7 @@ def training_examples(config: TrainConfig) -> list[NLIExample]:
         examples += swapped(loaded[path])
     draw_from = [example for path in config.unrelated_negatives_from for example in loaded[path]]
     examples += unrelated_negatives(draw_from, config.unrelated_negatives, config.seed)
+    examples += clinical_pairs(config.clinical_pairs, config.seed)
     return examples
 
 

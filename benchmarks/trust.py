@@ -1,0 +1,238 @@
+"""Can a contraflow verdict be trusted? Session- and pair-level quality of the turn
+pipeline on hand-written clinical conversations, DECODE dialogue pairs, and the
+different-topic / reversal probe of `advice_verdicts.py`.
+
+    python benchmarks/trust.py                 # dev sessions and pairs (tune on these)
+    python benchmarks/trust.py --holdout       # the held-aside third (look only at the end)
+    python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
+    python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
+
+Sessions (benchmarks/data/sessions/*.jsonl, labels beside them) are half steady, half
+with exactly one reversal. A session is flagged when the pipeline publishes at least one
+`turn_self_contradiction`; a revision is detected when it publishes a `turn_revision`
+naming the labelled later turn. The model is the shipped one unless --model says another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from advice_verdicts import advice_sets
+from sklearn.metrics import precision_recall_fscore_support
+
+from models.events import TurnEvent
+from models.state import AdviceItem
+from streams.services import load_components, turn_services, turn_settings
+from streams.settings import Settings
+from streams.turns import TurnPipeline
+from streams.verdict import judge, plan_pairs
+
+DATA = Path(__file__).resolve().parent / "data"
+DECODE_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "nli" / "dev" / "decode_pairs_dev.jsonl.gz"
+
+
+class CachedScorer:
+    """The scorer behind a cache of (premise, hypothesis) -> row, so sweeps rescore nothing."""
+
+    def __init__(self, score) -> None:
+        self._score = score
+        self.rows: dict[tuple[str, str], np.ndarray] = {}
+
+    def sync(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        missing = list(dict.fromkeys(p for p in pairs if p not in self.rows))
+        if missing:
+            for pair, row in zip(missing, self._score(missing), strict=True):
+                self.rows[pair] = row
+        return np.array([self.rows[p] for p in pairs], dtype=np.float32).reshape(len(pairs), 3)
+
+    async def __call__(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        return await asyncio.to_thread(self.sync, list(pairs))
+
+
+@dataclass
+class SessionResult:
+    label: str
+    flagged: bool
+    located: bool  # flagged at the labelled pair (reversals)
+    revision_expected: bool
+    revision_found: bool
+    nli_pairs: list[int]
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def session_files(holdout: bool) -> list[Path]:
+    pattern = "holdout.jsonl" if holdout else "dev_*.jsonl"
+    return sorted(p for p in (DATA / "sessions").glob(pattern) if not p.name.endswith(".labels.jsonl"))
+
+
+def pair_files(holdout: bool) -> list[Path]:
+    return sorted((DATA / "advice_pairs").glob("holdout.jsonl" if holdout else "dev_*.jsonl"))
+
+
+async def run_session(pipeline: TurnPipeline, turns: list[TurnEvent], label: dict) -> SessionResult:
+    state, conflicts, nli_pairs = None, [], []
+    for turn in turns:
+        outcome = await pipeline.process(state, turn)
+        state = outcome.state
+        conflicts += outcome.conflicts
+        nli_pairs += [score.nli_pairs for score in outcome.scores]
+    contradictions = [c for c in conflicts if c.kind == "turn_self_contradiction"]
+    revisions = [c for c in conflicts if c.kind == "turn_revision"]
+    reversal, revision = label.get("reversal"), label.get("revision")
+    located = bool(reversal) and any(
+        c.claim_b.turn_index == reversal["later_turn"] and c.claim_a.turn_index == reversal["earlier_turn"]
+        for c in contradictions
+    )
+    return SessionResult(
+        label=label["label"],
+        flagged=bool(contradictions),
+        located=located,
+        revision_expected=bool(revision),
+        revision_found=bool(revision) and any(c.claim_b.turn_index == revision["later_turn"] for c in revisions),
+        nli_pairs=nli_pairs,
+    )
+
+
+async def run_sessions(pipeline: TurnPipeline, files: list[Path]) -> list[SessionResult]:
+    results = []
+    for path in files:
+        labels = {row["session_id"]: row for row in read_jsonl(path.with_suffix(".labels.jsonl"))}
+        sessions: dict[str, list[TurnEvent]] = defaultdict(list)
+        for row in read_jsonl(path):
+            sessions[row["session_id"]].append(TurnEvent.model_validate(row))
+        for session_id, turns in sessions.items():
+            if session_id in labels:  # a session still being written has no label yet
+                results.append(await run_session(pipeline, turns, labels[session_id]))
+    return results
+
+
+def session_report(results: list[SessionResult]) -> dict[str, float]:
+    steady = [r for r in results if r.label == "steady"]
+    reversals = [r for r in results if r.label == "reversal"]
+    revisions = [r for r in steady if r.revision_expected]
+    correct = sum(not r.flagged for r in steady) + sum(r.flagged for r in reversals)
+    return {
+        "sessions": len(results),
+        "session_accuracy": correct / len(results),
+        "steady_false_alarm": sum(r.flagged for r in steady) / max(len(steady), 1),
+        "reversal_recall": sum(r.flagged for r in reversals) / max(len(reversals), 1),
+        "reversal_located": sum(r.located for r in reversals) / max(len(reversals), 1),
+        "revision_detection": sum(r.revision_found for r in revisions) / max(len(revisions), 1),
+        "revision_sessions": len(revisions),
+        "nli_pairs_per_assistant_turn": statistics.fmean(n for r in results for n in r.nli_pairs),
+    }
+
+
+async def pair_verdicts(pipeline: TurnPipeline, pairs: list[tuple[str, str]]) -> list[bool]:
+    """The pipeline's verdict on lone (earlier advice, later advice) pairs: claims, gate, rule."""
+    verdicts = []
+    for a, b in pairs:
+        earlier = await item(pipeline, a, "a")
+        later = await item(pipeline, b, "b")
+        batch: list[tuple[str, str]] = []
+
+        def add(premise: str, hypothesis: str, batch=batch) -> int:
+            batch.append((premise, hypothesis))
+            return len(batch) - 1
+
+        planned = plan_pairs([earlier], later, pipeline.rule, add, await pipeline._similarity([earlier], later))
+        rows = await pipeline.services.score(batch) if batch else np.zeros((0, 3), dtype=np.float32)
+        verdict = judge(planned, rows, pipeline.rule).get("a")
+        verdicts.append(bool(verdict and verdict.contradicts))
+    return verdicts
+
+
+async def item(pipeline: TurnPipeline, text: str, event_id: str) -> AdviceItem:
+    from models.state import SessionState
+
+    state = SessionState(session_id="pairs")
+    claims = await pipeline._claims(state, text)
+    return AdviceItem(turn_index=0, event_id=event_id, text=pipeline._unit_text(text) or text, claims=claims)
+
+
+def prf(gold: list[bool], predicted: list[bool]) -> dict[str, float]:
+    precision, recall, f1, _ = precision_recall_fscore_support(gold, predicted, average="binary", zero_division=0)
+    return {"precision": float(precision), "recall": float(recall), "f1": float(f1)}
+
+
+def decode_accuracy(scorer: CachedScorer, threshold: float, rule: str) -> float:
+    rows = read_jsonl(DECODE_DEV)
+    pairs = [(r["premise"], r["hypothesis"]) for r in rows]
+    gold = np.array([r["label"] == "contradiction" for r in rows])
+    ab = scorer.sync(pairs)
+    if rule == "seed":
+        predicted = ab.argmax(axis=1) == 2
+    else:
+        ba = scorer.sync([(h, p) for p, h in pairs])
+        predicted = (ab[:, 2] + ba[:, 2]) / 2 >= threshold
+    return float((predicted == gold).mean())
+
+
+def build(settings: Settings, scorer: CachedScorer, components) -> TurnPipeline:
+    services = turn_services(components, score=scorer)
+    return TurnPipeline(services, turn_settings(settings))
+
+
+async def evaluate(settings: Settings, scorer: CachedScorer, components, holdout: bool) -> dict[str, object]:
+    pipeline = build(settings, scorer, components)
+    report: dict[str, object] = dict(session_report(await run_sessions(pipeline, session_files(holdout))))
+    pair_rows = [row for path in pair_files(holdout) for row in read_jsonl(path)]
+    report["pairs"] = len(pair_rows)
+    if pair_rows:
+        predicted = await pair_verdicts(pipeline, [(r["a"], r["b"]) for r in pair_rows])
+        gold = [r["label"] == "contradiction" for r in pair_rows]
+        report.update({f"pair_{k}": v for k, v in prf(gold, predicted).items()})
+    reversals, other_topics = advice_sets()
+    report["probe_reversals_called_contradiction"] = statistics.fmean(await pair_verdicts(pipeline, reversals))
+    report["probe_different_topic_called_contradiction"] = statistics.fmean(await pair_verdicts(pipeline, other_topics))
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--holdout", action="store_true", help="the held-aside sessions and pairs")
+    parser.add_argument("--verdict", choices=["claims", "seed"], default="claims")
+    parser.add_argument("--model", default="builtin")
+    parser.add_argument("--stride", type=int, default=None, help="default: the settings' stride")
+    parser.add_argument("--sweep", action="store_true", help="session and pair numbers over thresholds")
+    parser.add_argument("--no-decode", action="store_true", help="skip DECODE pairs dev")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    args = parser.parse_args()
+
+    overrides: dict[str, object] = {"nli_model": args.model, "verdict": args.verdict}
+    if args.stride is not None:
+        overrides["stride"] = args.stride
+    settings = Settings(**overrides)
+    components = load_components(settings)
+    scorer = CachedScorer(components.scorer.score)
+    thresholds = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] if args.sweep else [settings.contradiction_threshold]
+    reports = {}
+    for threshold in thresholds:
+        tuned = settings.model_copy(update={"contradiction_threshold": threshold})
+        report = asyncio.run(evaluate(tuned, scorer, components, args.holdout))
+        if not args.no_decode and DECODE_DEV.exists():
+            report["decode_dev_accuracy"] = decode_accuracy(scorer, threshold, args.verdict)
+        reports[threshold] = report
+        print(f"\nverdict={args.verdict} threshold={threshold} set={'holdout' if args.holdout else 'dev'}")
+        for key, value in report.items():
+            print(f"  {key:45s} {value:.3f}" if isinstance(value, float) else f"  {key:45s} {value}")
+    if args.json:
+        args.json.write_text(json.dumps(reports, indent=2))
+
+
+if __name__ == "__main__":
+    main()

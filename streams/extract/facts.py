@@ -1,0 +1,100 @@
+"""New facts a user states about the person being advised: what can justify a change of
+advice (a revision) rather than make it a flip-flop.
+
+A fact is a sentence of a user turn that tells of pregnancy or breastfeeding, a
+diagnosis, an allergy or reaction, another medication, a test result or reading, an age
+or weight, or a side effect or new symptom. Push-back that brings no fact ("Are you
+sure? My friend says it's fine") is not one, and neither is a hypothetical ("What if I
+get pregnant?")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from streams.extract.advice import split_sentences
+
+_I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
+FACT_PATTERNS: dict[str, re.Pattern[str]] = {
+    "pregnancy": re.compile(
+        r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"
+        r"breastfeeding|breast-feeding|nursing\s+(?:my|the)\s+baby|just\s+had\s+(?:a|the|my)\s+baby|gave\s+birth|"
+        r"weeks\s+along|trimester)\b",
+        re.IGNORECASE,
+    ),
+    "diagnosis": re.compile(
+        r"\b(?:diagnosed|diagnosis|(?:told|said)\s+(?:me\s+)?(?:that\s+)?(?:i|he|she)\s+(?:have|has|had)|"
+        r"turns\s+out\s+(?:i|he|she)|found\s+out\s+(?:i|he|she)|history\s+of|"
+        + _I
+        + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
+        r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
+        r"high\s+blood\s+pressure|hypertension|copd|disease|condition|disorder|failure|problems?))\b",
+        re.IGNORECASE,
+    ),
+    "allergy": re.compile(
+        r"\b(?:allergic|allergy|allergies|anaphylaxis|anaphylactic|(?:bad\s+|a\s+)?reaction\s+to|"
+        r"hives\s+(?:after|from|when)|rash\s+(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
+        re.IGNORECASE,
+    ),
+    "medication": re.compile(
+        rf"\b{_I}\s+(?:also\s+|already\s+|now\s+|just\s+|recently\s+)?(?:take|takes|taking|been\s+taking|"
+        r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
+        r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using)\b|"
+        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\bprescribed\s+(?:me|him|her)\b",
+        re.IGNORECASE,
+    ),
+    "test_result": re.compile(
+        r"\b(?:results?|blood\s+tests?|bloods|scan|x-ray|ultrasound|ecg|mri|biopsy|levels?|readings?|inr|egfr|"
+        r"hba1c|a1c|creatinine|potassium|cholesterol\s+(?:is|was|came)|came\s+back|"
+        r"blood\s+pressure\s+(?:is|was|has\s+been|reading)|\d{2,3}\s*/\s*\d{2,3})\b",
+        re.IGNORECASE,
+    ),
+    "age": re.compile(
+        r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|turned\s+\d+|"
+        rf"{_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
+        r"puffs|hours|days|minutes))|weighs?\s+\d+|\d+\s*kg\b)",
+        re.IGNORECASE,
+    ),
+    "side_effect": re.compile(
+        r"\b(?:side[-\s]effects?|makes?\s+(?:me|him|her)\s+(?:feel\s+)?\w+|made\s+(?:me|him|her)\s+\w+|"
+        r"since\s+(?:i|he|she)\s+(?:started|began)|(?:i've|i\s+have|he's|she's|i'm|i\s+am|i\s+keep|"
+        r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)|"
+        r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
+        r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up)\b",
+        re.IGNORECASE,
+    ),
+}
+_HYPOTHETICAL = re.compile(
+    r"\b(?:what\s+if|if\s+(?:i|he|she|we)|in\s+case|suppose|would\s+it|hypothetically)\b", re.IGNORECASE
+)
+# a question asks, it does not tell: "What side effects should I look out for?"
+_QUESTION = re.compile(
+    r"^(?:\W*)(?:what|which|how|when|where|why|who|should|shall|can|could|is|are|do|does|did|will|would|may|might)\b",
+    re.IGNORECASE,
+)
+# someone else's experience is push-back, not a fact about the person advised
+_OTHERS = re.compile(
+    r"\b(?:my|her|his|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
+    r"roommate|coworker|co-worker)s?\b|\b(?:everyone|people|others|online|internet|google|article|forum)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One new fact of a user turn."""
+
+    reason: str  # a key of FACT_PATTERNS
+    text: str  # the sentence that states it
+
+
+def user_facts(text: str) -> list[Fact]:
+    """The facts a user turn states, one per sentence (its first matching reason)."""
+    facts: list[Fact] = []
+    for sentence in split_sentences(text):
+        if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
+            continue
+        reason = next((name for name, pattern in FACT_PATTERNS.items() if pattern.search(sentence)), None)
+        if reason is not None:
+            facts.append(Fact(reason, sentence))
+    return facts

@@ -1,0 +1,439 @@
+"""What an advice item or statement is about: its targets, for the topic gate.
+
+Two kinds, both normalised:
+- `targets`: named things — the clinical entities the entity extractor finds (drugs,
+  conditions, symptoms, allergies; doses and numbers are left out), and the concepts of a
+  small lexicon of everyday activities, substances and body parts, under one name each
+  ("wine", "beer", "drinking" → "alcohol"; "jog", "gym" → "exercise"; drug classes name
+  their members too: "NSAIDs" → "nsaid", and "ibuprofen" → "ibuprofen" and "nsaid").
+- `words`: the item's content words, stemmed (Snowball), without stop words and the
+  generic words of advice ("take", "day", "dose", "doctor"): the fallback for items whose
+  targets the lexicon and the extractor do not know.
+
+How these decide which items are compared: `streams.verdict.gated`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+from spacy.lang.en.stop_words import STOP_WORDS
+
+# concept -> the words and phrases that name it (lower case; matched as whole words)
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "alcohol": (
+        "alcohol",
+        "alcoholic",
+        "wine",
+        "beer",
+        "beers",
+        "spirits",
+        "booze",
+        "pint",
+        "pints",
+        "cocktail",
+        "cocktails",
+        "liquor",
+        "vodka",
+        "whisky",
+        "whiskey",
+        "gin",
+        "a drink",
+    ),
+    "driving": ("drive", "driving", "drove", "car", "behind the wheel", "operate machinery", "heavy machinery"),
+    "exercise": (
+        "exercise",
+        "exercises",
+        "exercising",
+        "gym",
+        "workout",
+        "workouts",
+        "running",
+        "jogging",
+        "jog",
+        "sport",
+        "sports",
+        "training",
+        "weightlifting",
+        "lifting",
+        "weights",
+        "cycling",
+        "physical activity",
+        "work out",
+        "working out",
+        "cardio",
+        "hiking",
+        "football",
+    ),
+    "caffeine": ("caffeine", "coffee", "coffees", "espresso", "energy drink", "energy drinks", "cola", "caffeinated"),
+    "smoking": ("smoke", "smoking", "cigarette", "cigarettes", "vape", "vaping", "nicotine", "tobacco"),
+    "sleep": ("sleep", "sleeping", "nap", "naps", "napping", "bedtime", "bed"),
+    "sun": ("sun", "sunlight", "sunbathing", "tanning", "sunbed", "sunscreen", "sunblock", "uv"),
+    "sex": ("sex", "intercourse", "sexual activity"),
+    "flying": ("fly", "flying", "flight", "flights", "plane", "air travel"),
+    "swimming": ("swim", "swimming", "pool", "bath", "baths", "bathing", "hot tub", "sauna"),
+    "breastfeeding": ("breastfeed", "breastfeeding", "breast-feeding", "nursing", "breast milk", "pumping"),
+    "fluids": ("water", "fluids", "fluid", "hydration", "hydrated", "fluid intake"),
+    "salt": ("salt", "sodium", "salty"),
+    "sugar": ("sugar", "sugary", "sweets", "carbohydrates", "carbs"),
+    "food": ("food", "meal", "meals", "eating", "empty stomach", "snack", "breakfast", "dinner", "lunch"),
+    "grapefruit": ("grapefruit",),
+    "dairy": ("dairy", "milk", "cheese", "yoghurt", "yogurt"),
+    "weight": ("weight", "weigh", "weight loss", "lose weight"),
+    "screens": ("screen", "screens", "phone", "tablet screen", "tv", "television"),
+    "work": ("work", "job", "office", "shift", "shifts"),
+    "school": ("school", "nursery", "daycare", "childcare"),
+    "stairs": ("stairs", "climbing"),
+    "lifting": ("lift", "lifting", "heavy objects", "carrying"),
+    "vaccine": ("vaccine", "vaccines", "vaccination", "jab", "jabs", "booster", "immunisation", "immunization"),
+    "ice": ("ice", "ice pack", "cold pack", "icing"),
+    "heat": ("heat", "heat pack", "hot water bottle", "warm compress"),
+    "contact lenses": ("contact lens", "contact lenses", "contacts"),
+    "makeup": ("makeup", "make-up", "cosmetics"),
+    "pregnancy": ("pregnant", "pregnancy", "trying to conceive", "conceive", "conception"),
+    "contraception": ("contraception", "contraceptive", "condom", "condoms", "the pill"),
+    "nsaid": (
+        "nsaid",
+        "nsaids",
+        "anti-inflammatory",
+        "anti-inflammatories",
+        "antiinflammatory",
+        "ibuprofen",
+        "naproxen",
+        "diclofenac",
+        "aspirin",
+        "celecoxib",
+        "mefenamic acid",
+        "advil",
+        "nurofen",
+        "motrin",
+        "aleve",
+        "voltaren",
+    ),
+    "paracetamol": ("paracetamol", "acetaminophen", "tylenol", "panadol", "calpol"),
+    "antibiotic": (
+        "antibiotic",
+        "antibiotics",
+        "amoxicillin",
+        "penicillin",
+        "doxycycline",
+        "clarithromycin",
+        "azithromycin",
+        "cefalexin",
+        "cephalexin",
+        "nitrofurantoin",
+        "trimethoprim",
+        "metronidazole",
+        "flucloxacillin",
+        "co-amoxiclav",
+        "augmentin",
+        "ciprofloxacin",
+    ),
+    "anticoagulant": (
+        "anticoagulant",
+        "anticoagulants",
+        "blood thinner",
+        "blood thinners",
+        "warfarin",
+        "apixaban",
+        "rivaroxaban",
+        "edoxaban",
+        "dabigatran",
+        "heparin",
+        "enoxaparin",
+        "coumadin",
+        "eliquis",
+        "xarelto",
+    ),
+    "antihistamine": (
+        "antihistamine",
+        "antihistamines",
+        "cetirizine",
+        "loratadine",
+        "fexofenadine",
+        "chlorphenamine",
+        "diphenhydramine",
+        "benadryl",
+    ),
+    "opioid": ("opioid", "opioids", "codeine", "tramadol", "morphine", "oxycodone", "co-codamol"),
+    "ssri": (
+        "ssri",
+        "ssris",
+        "sertraline",
+        "fluoxetine",
+        "citalopram",
+        "escitalopram",
+        "paroxetine",
+        "zoloft",
+        "prozac",
+        "lexapro",
+    ),
+    "benzodiazepine": (
+        "benzodiazepine",
+        "benzodiazepines",
+        "diazepam",
+        "lorazepam",
+        "alprazolam",
+        "clonazepam",
+        "valium",
+        "xanax",
+    ),
+    "statin": ("statin", "statins", "atorvastatin", "simvastatin", "rosuvastatin", "pravastatin", "lipitor"),
+    "inhaler": ("inhaler", "inhalers", "puffer", "salbutamol", "albuterol", "ventolin", "reliever", "preventer"),
+    "steroid": ("steroid", "steroids", "prednisolone", "prednisone", "hydrocortisone", "corticosteroid"),
+    "insulin": ("insulin",),
+    "supplements": ("supplement", "supplements", "vitamin", "vitamins", "iron tablets", "herbal", "st john's wort"),
+}
+BODY_PARTS = (
+    "knee",
+    "knees",
+    "ankle",
+    "ankles",
+    "neck",
+    "shoulder",
+    "shoulders",
+    "hip",
+    "hips",
+    "wrist",
+    "wrists",
+    "elbow",
+    "foot",
+    "feet",
+    "hand",
+    "hands",
+    "eye",
+    "eyes",
+    "ear",
+    "ears",
+    "skin",
+    "scalp",
+    "mouth",
+    "teeth",
+    "tooth",
+    "gums",
+    "throat",
+    "nose",
+    "chest",
+    "stomach",
+    "belly",
+    "leg",
+    "legs",
+    "arm",
+    "arms",
+    "wound",
+    "scar",
+    "stitches",
+    "incision",
+    "dressing",
+    "bandage",
+    "cast",
+    "splint",
+    "rash",
+    "blister",
+    "mole",
+)
+# words that say "the medicine we are talking about" without naming it
+_REFERENCES = frozenset(
+    {
+        "it",
+        "them",
+        "medication",
+        "medications",
+        "medicine",
+        "medicines",
+        "tablet",
+        "tablets",
+        "pill",
+        "pills",
+        "capsules",
+        "dose",
+        "prescription",
+        "drug",
+        "drugs",
+    }
+)
+# doses and amounts the entity extractor reports ("50 mg", "two puffs"): what is said, not what about
+_AMOUNT = re.compile(
+    r"\d|\b(?:mg|mcg|micrograms?|g|ml|units?|puffs?|tablets?|capsules?|drops?|sachets?|doses?|one|two|three|"
+    r"four|half)\b"
+)
+_GENERIC = frozenset(
+    {
+        "take",
+        "taking",
+        "took",
+        "use",
+        "using",
+        "keep",
+        "stop",
+        "start",
+        "avoid",
+        "continue",
+        "try",
+        "make",
+        "sure",
+        "need",
+        "should",
+        "must",
+        "can",
+        "could",
+        "may",
+        "might",
+        "will",
+        "would",
+        "please",
+        "also",
+        "just",
+        "really",
+        "day",
+        "days",
+        "daily",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "time",
+        "times",
+        "hour",
+        "hours",
+        "morning",
+        "evening",
+        "night",
+        "tonight",
+        "today",
+        "tomorrow",
+        "mg",
+        "ml",
+        "dose",
+        "doses",
+        "amount",
+        "doctor",
+        "gp",
+        "nurse",
+        "pharmacist",
+        "clinic",
+        "appointment",
+        "good",
+        "fine",
+        "okay",
+        "ok",
+        "best",
+        "important",
+        "safe",
+        "recommend",
+        "suggest",
+        "advise",
+        "go",
+        "get",
+        "let",
+        "know",
+        "thing",
+        "things",
+        "way",
+        "bit",
+        "lot",
+        "well",
+        "feel",
+        "feeling",
+        "better",
+        "worse",
+        "help",
+        "helps",
+        "symptoms",
+        "symptom",
+        "medication",
+        "medicine",
+        "medicines",
+        "medications",
+        "tablet",
+        "tablets",
+        "pill",
+        "pills",
+        "twice",
+        "once",
+        "regular",
+        "regularly",
+        "usual",
+        "normal",
+        "little",
+        "much",
+        "plenty",
+        "enough",
+        "right",
+        "now",
+        "still",
+        "again",
+        "back",
+        "next",
+        "first",
+        "new",
+        "less",
+        "more",
+        "yes",
+        "no",
+        "don't",
+        "instead",
+        "ahead",
+        "completely",
+        "entirely",
+    }
+)
+_WORD = re.compile(r"[a-z]+")
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in ordered) + r")\b")
+
+
+_CONCEPT_OF: dict[str, list[str]] = {}
+for _concept, _phrases in CONCEPTS.items():
+    for _phrase in _phrases:
+        _CONCEPT_OF.setdefault(_phrase, []).append(_concept)
+_CONCEPT_PATTERN = _phrase_pattern(_CONCEPT_OF)
+_BODY_PATTERN = _phrase_pattern(BODY_PARTS)
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What one item is about."""
+
+    targets: frozenset[str]
+    words: frozenset[str]
+    refers_back: bool  # names its object only by "it", "the medication", …
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
+@lru_cache(maxsize=8192)
+def content_words(text: str) -> frozenset[str]:
+    """Stemmed content words of `text` (no stop words, no generic advice words)."""
+    words = _WORD.findall(text.lower())
+    return frozenset(_STEMMER.stemWord(w) for w in words if len(w) > 2 and w not in STOP_WORDS and w not in _GENERIC)
+
+
+def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
+    """The targets and content words of one item; `entities` are the extractor's for it."""
+    lowered = text.lower()
+    targets: set[str] = set()
+    for match in _CONCEPT_PATTERN.finditer(lowered):
+        phrase = match.group(0)
+        targets.update(_CONCEPT_OF[phrase])
+        # a member of a class names itself too ("ibuprofen" and "nsaid"), a class only itself
+        if phrase not in CONCEPTS:
+            targets.add(phrase)
+    targets.update(_singular(m.group(0)) for m in _BODY_PATTERN.finditer(lowered))
+    for entity in entities:
+        name = " ".join(entity.lower().split())
+        if name and not _AMOUNT.search(name) and name not in STOP_WORDS:
+            targets.update(_CONCEPT_OF.get(name, [name]))
+    words = content_words(text)
+    tokens = set(_WORD.findall(lowered))
+    refers_back = not targets and bool(tokens & _REFERENCES)
+    return Topic(frozenset(targets), words, refers_back)

@@ -1,0 +1,145 @@
+"""How contraflow decides that a new claim contradicts an earlier one (plain Python, no faust).
+
+Two rules, chosen by the `verdict` setting:
+
+- ``claims`` (the default): each side is a list of atomic claims with their topics. A new
+  claim is compared only with earlier claims about the same thing (a shared target or
+  content word, `streams.extract.targets.same_topic`, or embedding cosine at or above
+  `topic_similarity`); each gated pair is scored in both directions and the two
+  p(contradiction) are averaged, as seed 002's NCP does; the pair contradicts when that
+  mean is at or above `contradiction_threshold`.
+- ``seed``: seed 000 as written: the whole advice of one turn against the whole advice of
+  the other, one direction (earlier → later), contradiction when it is the argmax.
+
+`plan_pairs` says which pairs to score; `judge` reads the scores back and gives, per
+earlier turn, the strongest pair and whether it contradicts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from models.events import NLIProbabilities
+from models.state import AdviceClaim, AdviceItem
+from streams.extract.targets import topic_of
+
+CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
+Similarity = Callable[[str, str], float]
+
+
+@dataclass(frozen=True)
+class VerdictRule:
+    """The settings of one verdict rule."""
+
+    verdict: str = "claims"
+    threshold: float = 0.5
+    topic_similarity: float = 0.6
+
+    @property
+    def seed(self) -> bool:
+        return self.verdict == "seed"
+
+
+@dataclass(frozen=True)
+class PlannedPair:
+    """One (earlier claim, new claim) pair to score; rows index the scorer's batch."""
+
+    earlier: AdviceItem
+    earlier_claim: str
+    new_claim: str
+    row_ab: int
+    row_ba: int | None
+
+
+@dataclass(frozen=True)
+class TurnVerdict:
+    """The judgment of the new turn against one earlier turn."""
+
+    earlier: AdviceItem
+    earlier_claim: str
+    new_claim: str
+    nli_ab: NLIProbabilities
+    nli_ba: NLIProbabilities | None
+    score: float  # what the rule compares: the two-way mean, or the one-way p(contradiction)
+    contradicts: bool
+    pairs: int  # gated claim pairs scored against this turn
+
+
+def probabilities(row: np.ndarray) -> NLIProbabilities:
+    """One (entailment, neutral, contradiction) row as an event field."""
+    return NLIProbabilities(entailment=float(row[0]), neutral=float(row[1]), contradiction=float(row[2]))
+
+
+def needs_similarity(claim: AdviceClaim) -> bool:
+    """Claims without a named target can only be gated by content words or embeddings."""
+    return not claim.targets
+
+
+def claim_of(text: str) -> AdviceClaim:
+    """A claim and its topic from the text alone (no entity extractor): knowledge entries."""
+    found = topic_of(text)
+    return AdviceClaim(text=text, targets=sorted(found.targets), words=sorted(found.words))
+
+
+def two_way(nli_ab: NLIProbabilities, nli_ba: NLIProbabilities) -> float:
+    """Seed 002's bidirectional contradiction score: the mean of both directions."""
+    return (nli_ab.contradiction + nli_ba.contradiction) / 2
+
+
+def gated(earlier: AdviceClaim, new: AdviceClaim, min_similarity: float, similarity: Similarity | None = None) -> bool:
+    """Whether two claims are about the same thing and so worth scoring: when both name
+    targets, a shared target decides ("stop the ibuprofen" and "keep taking the
+    paracetamol" are about different things); otherwise a shared content word, or an
+    embedding cosine at or above `topic_similarity`."""
+    if earlier.targets and new.targets:
+        return not set(earlier.targets).isdisjoint(new.targets)
+    if not set(earlier.words).isdisjoint(new.words):
+        return True
+    return similarity is not None and min_similarity < 1.0 and similarity(earlier.text, new.text) >= min_similarity
+
+
+def plan_pairs(
+    earlier_turns: Sequence[AdviceItem],
+    new: AdviceItem,
+    rule: VerdictRule,
+    add: Callable[[str, str], int],
+    similarity: Similarity | None = None,
+) -> list[PlannedPair]:
+    """The pairs of `new` against each earlier turn that the rule scores; `add` puts one
+    (premise, hypothesis) into the scorer's batch and returns its row."""
+    planned: list[PlannedPair] = []
+    for earlier in earlier_turns:
+        if rule.seed:
+            if earlier.text and new.text:
+                planned.append(PlannedPair(earlier, earlier.text, new.text, add(earlier.text, new.text), None))
+            continue
+        for old in earlier.claims:
+            for claim in new.claims:
+                if gated(old, claim, rule.topic_similarity, similarity):
+                    row_ab = add(old.text, claim.text)
+                    planned.append(PlannedPair(earlier, old.text, claim.text, row_ab, add(claim.text, old.text)))
+    return planned
+
+
+def judge(planned: Sequence[PlannedPair], rows: np.ndarray, rule: VerdictRule) -> dict[str, TurnVerdict]:
+    """Per earlier turn (by event id), its strongest pair and whether it contradicts."""
+    verdicts: dict[str, TurnVerdict] = {}
+    counts: dict[str, int] = {}
+    for pair in planned:
+        nli_ab = probabilities(rows[pair.row_ab])
+        nli_ba = probabilities(rows[pair.row_ba]) if pair.row_ba is not None else None
+        if nli_ba is None:
+            score, contradicts = nli_ab.contradiction, nli_ab.verdict == "contradiction"
+        else:
+            score = two_way(nli_ab, nli_ba)
+            contradicts = score >= rule.threshold
+        key = pair.earlier.event_id
+        counts[key] = counts.get(key, 0) + 1
+        best = verdicts.get(key)
+        if best is None or (contradicts, score) > (best.contradicts, best.score):
+            verdicts[key] = TurnVerdict(
+                pair.earlier, pair.earlier_claim, pair.new_claim, nli_ab, nli_ba, score, contradicts, 0
+            )
+    return {key: replace(verdict, pairs=counts[key]) for key, verdict in verdicts.items()}
