@@ -44,7 +44,7 @@ def test_label_order_is_read_from_the_model_config(tiny_model: Path, tmp_path: P
     import torch
 
     with torch.inference_mode():
-        enc = scorer.tokenizer([PAIRS[0][0]], [PAIRS[0][1]], return_tensors="pt")
+        enc = {k: torch.from_numpy(v) for k, v in scorer.tokenizer.encode([PAIRS[0]]).items()}
         raw = torch.softmax(scorer.model(**enc).logits, -1)[0].numpy()
     np.testing.assert_allclose(scorer.score([PAIRS[0]])[0], raw[[1, 2, 0]], atol=1e-5)
 

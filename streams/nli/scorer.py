@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from streams.nli.tokens import load_pair_tokenizer
 from streams.settings import NLIBackend
 
 CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
@@ -66,8 +67,6 @@ class NLIScorer(ABC):
     """Scores premise/hypothesis pairs; subclasses run one batch of tokens."""
 
     def __init__(self, model_dir: Path, max_length: int, batch_size: int) -> None:
-        from transformers import AutoTokenizer
-
         self.model_dir = model_dir
         self.max_length = max_length
         self.batch_size = batch_size
@@ -79,8 +78,8 @@ class NLIScorer(ABC):
             ) from exc
         self.columns = label_order(config, str(model_dir))
         try:
-            self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
-        except Exception as exc:  # transformers raises many kinds here
+            self.tokenizer = load_pair_tokenizer(model_dir, max_length)
+        except Exception as exc:  # tokenizers and transformers raise many kinds here
             raise NLIModelError(f"{model_dir}: the tokenizer does not load ({exc})") from exc
 
     @abstractmethod
@@ -99,15 +98,8 @@ class NLIScorer(ABC):
         order = sorted(range(len(pairs)), key=lambda i: pair_length(pairs[i]))
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
-            encoded = self.tokenizer(
-                [pairs[i][0] for i in chunk],
-                [pairs[i][1] for i in chunk],
-                truncation=True,
-                max_length=self.max_length,
-                padding=True,
-                return_tensors="np",
-            )
-            logits = self._logits(dict(encoded))
+            encoded = self.tokenizer.encode([pairs[i] for i in chunk])
+            logits = self._logits(encoded)
             out[chunk] = softmax(logits.astype(np.float32))[:, self.columns]
         return out
 
