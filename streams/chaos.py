@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
+from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.errors import KafkaError
 
 from streams.broker import TansuBroker
 from streams.demo import local_overrides
-from streams.kafka import BrokerUnavailable, OutputReader, ensure_topics, start_producer
+from streams.kafka import BrokerUnavailable, OutputReader, connection_options, ensure_topics, start_producer
 from streams.settings import Settings
 from streams.worker_process import WorkerProcess
 from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, SCORES, TURNS
@@ -235,10 +236,25 @@ class Harness:
                     if producer is not None:
                         await producer.stop()
                     producer = None
-                    await asyncio.sleep(0.5)
+                    await self._wait_for_turns_topic()
             sent.append(line)
         if producer is not None:
             await producer.stop()
+
+    async def _wait_for_turns_topic(self) -> None:
+        """After a failed send: wait until the (possibly new) broker has the turns topic, which
+        the worker recreates, rather than let a send create it with the broker's defaults."""
+        while True:
+            await asyncio.sleep(0.5)
+            admin = AIOKafkaAdminClient(**connection_options(self.settings), request_timeout_ms=2000)
+            try:
+                await admin.start()
+                if TURNS.name in await admin.list_topics():
+                    return
+            except (KafkaError, OSError):
+                continue
+            finally:
+                await admin.close()
 
     async def wait_scored(self, lines: list[bytes], timeout_s: float) -> None:
         expected = {e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"}

@@ -18,17 +18,17 @@ pytestmark = pytest.mark.integration
 def test_three_kills_lose_nothing(tiny_model: Path, tmp_path: Path) -> None:
     config = ChaosConfig(
         kills=3,
-        sessions=24,
-        rate=8.0,
-        gap_s=(0.5, 3.0),
+        sessions=12,
+        rate=1.0,
+        gap_s=(2.0, 5.0),
         model=str(tiny_model),
         nli_backend="transformers",
         workdir=tmp_path,
-        settle_timeout_s=90.0,
+        settle_timeout_s=600.0,
     )
     report = asyncio.run(run(config, progress=False))
     summary = "\n".join(report.lines())
-    assert report.assistant_turns > 50, summary
+    assert report.assistant_turns > 10, summary
     assert report.lost == [], summary
     assert report.differing_duplicates == 0, summary
     assert report.differing_sessions == [], summary
