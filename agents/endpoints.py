@@ -2,7 +2,9 @@
 
 /healthz answers 503 when the event loop has not ticked for `stall_s` (a CPU-bound call
 on the loop, or a hang); a loop that is stuck altogether does not answer, which a probe
-also counts as a failure. /readyz answers 200 once the app runs and is not rebalancing.
+also counts as a failure. /readyz answers 200 once the app runs, is not rebalancing, has
+reached the broker on its latest check (agents/broker_watch.py) and its latest offset
+commit succeeded; otherwise 503 with the reason.
 """
 
 from __future__ import annotations
@@ -11,10 +13,27 @@ import time
 
 import faust
 
+from agents.broker_watch import BrokerStatus
 from streams.observability.metrics import WorkerMetrics
 
 
-def attach_endpoints(app: faust.App, metrics: WorkerMetrics, stall_s: float = 30.0) -> None:
+def not_ready_because(app: faust.App, broker: BrokerStatus, started: bool) -> str | None:
+    """Why the worker is not ready, or None when it is."""
+    commits = getattr(app.consumer, "commit_health", None)
+    if not started:
+        return "starting"
+    if app.rebalancing:
+        return "rebalancing"
+    if not broker.checked:
+        return "broker not checked yet"
+    if broker.problem is not None:
+        return broker.problem
+    if commits is not None and not commits.ok:
+        return f"the latest offset commit failed: {commits.error}"
+    return None
+
+
+def attach_endpoints(app: faust.App, metrics: WorkerMetrics, broker: BrokerStatus, stall_s: float = 30.0) -> None:
     beat: dict[str, float | None] = {"last": None}
 
     @app.timer(1.0)
@@ -34,5 +53,6 @@ def attach_endpoints(app: faust.App, metrics: WorkerMetrics, stall_s: float = 30
 
     @app.page("/readyz")
     async def readyz(web: faust.web.View, request: faust.web.Request) -> faust.web.Response:
-        ready = beat["last"] is not None and not app.rebalancing
-        return web.json({"ready": ready, "rebalancing": app.rebalancing}, status=200 if ready else 503)
+        reason = not_ready_because(app, broker, started=beat["last"] is not None)
+        body = {"ready": reason is None, "rebalancing": app.rebalancing, "reason": reason}
+        return web.json(body, status=200 if reason is None else 503)

@@ -1,5 +1,8 @@
-"""What every agent shares: a raw input topic read one record at a time, typed emits, and
-the dead-letter path (any failure of a record becomes a dead letter; the agent goes on).
+"""What every agent shares: a raw input topic read one record at a time, typed emits that
+return once the broker has acknowledged them, tables whose writes can be awaited the same
+way, and the dead-letter path (any failure of a record becomes a dead letter; the agent
+goes on). A send the broker never acknowledges is not a bad record: the worker exits
+(see streams/delivery.py), so the record's offset is not committed.
 
 Events in, events out and dead letters are counted here, for the metrics endpoint."""
 
@@ -15,6 +18,7 @@ from pydantic import BaseModel
 
 from models.events import DeadLetter
 from streams.deadletters import InputError, dead_letter
+from streams.delivery import DeliveryFailed, deliver, exit_undelivered
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
 from topics.catalog import DEADLETTER, TopicSpec
@@ -37,15 +41,20 @@ class Record:
 Handler = Callable[[Record], Awaitable[None]]
 
 
-def topic_emitter(app: faust.App, metrics: WorkerMetrics | None = None) -> Emit:
-    """Send events to their faust topics (declared once, reused)."""
+def topic_emitter(app: faust.App, settings: Settings, metrics: WorkerMetrics | None = None) -> Emit:
+    """Send events to their faust topics (declared once, reused); each call returns once the
+    broker has acknowledged the event (retrying; DeliveryFailed after the delivery timeout)."""
     topics: dict[str, faust.TopicT] = {}
 
     async def emit(spec: TopicSpec, key: bytes | None, event: BaseModel) -> None:
         topic = topics.get(spec.name)
         if topic is None:
             topic = topics[spec.name] = app.topic(spec.name, key_serializer="raw", value_serializer="orjson")
-        await topic.send(key=key, value=event)
+
+        async def send_acknowledged() -> None:  # faust's send() only enqueues; this waits for the ack
+            await topic.publish_message(topic.as_future_message(key=key, value=event), wait=True)
+
+        await deliver(send_acknowledged, f"send to {spec.name}", settings.delivery_timeout_s)
         if metrics is not None:
             metrics.events_out.labels(topic=spec.name).inc()
 
@@ -53,7 +62,9 @@ def topic_emitter(app: faust.App, metrics: WorkerMetrics | None = None) -> Emit:
 
 
 def json_table(app: faust.App, name: str, settings: Settings) -> faust.types.TableT:
-    """A faust table of JSON values (pydantic models dumped to dicts), partitioned like the topics."""
+    """A faust table of JSON values (pydantic models dumped to dicts), partitioned like the topics.
+    faust sends its changelog records in the background; one the broker refuses stops the
+    worker before the next commit (`streams.app.UnacknowledgedSends`)."""
     return app.Table(
         name,
         default=None,
@@ -107,9 +118,14 @@ def attach_record_agent(
             started = time.monotonic()
             try:
                 await handle(record)
-            except Exception as exc:  # every failure becomes a dead letter; the agent goes on
+            except DeliveryFailed as exc:
+                exit_undelivered(exc)
+            except Exception as exc:  # every failure of the record becomes a dead letter; the agent goes on
                 letter = dead_letter_for(exc, record, settings)
-                await emit(DEADLETTER, record.key, letter)
+                try:
+                    await emit(DEADLETTER, record.key, letter)
+                except DeliveryFailed as failed:
+                    exit_undelivered(failed)
                 if metrics is not None:
                     metrics.dead_letters.labels(topic=record.topic, reason=letter.error_kind).inc()
             else:

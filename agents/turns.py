@@ -1,8 +1,10 @@
-"""The turn agent: decode a turn, run the turn pipeline, store the session, emit.
+"""The turn agent: decode a turn, run the turn pipeline, emit, store the session.
 
-Bad records go to the dead-letter topic and the agent carries on. Outputs are sent
-before the session state is written, so a crash in between replays the turn and
-re-sends the same events under the same deterministic ids.
+Bad records go to the dead-letter topic and the agent carries on. Outputs are sent, and
+acknowledged by the broker, before the session is written, so a crash in between replays
+the turn and re-sends the same events under the same deterministic ids. When the crash
+came after the write, the replayed record finds its outputs kept with the session and
+sends them again.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import faust
 
 from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import TurnEvent
-from models.state import SessionState
+from models.replay import StoredSession, TurnOutputs
 from streams.deadletters import check_text_size, decode_event
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
@@ -19,6 +21,16 @@ from streams.turns import TurnPipeline
 from topics.catalog import ALERTS, CONFLICTS, SCORES, TURNS
 
 SESSIONS_TABLE = "sessions"
+
+
+async def send_outputs(emit: Emit, session_id: str, outputs: TurnOutputs) -> None:
+    key = session_id.encode()
+    for event in outputs.conflicts:
+        await emit(CONFLICTS, key, event)
+    for event in outputs.alerts:
+        await emit(ALERTS, key, event)
+    for event in outputs.scores:
+        await emit(SCORES, key, event)
 
 
 def attach_turn_agent(
@@ -32,17 +44,26 @@ def attach_turn_agent(
     async def handle(record: Record) -> None:
         turn = decode_event(record.value, TurnEvent)
         check_text_size(turn.text, settings.max_text_chars)
-        stored = sessions.get(turn.session_id)
-        outcome = await pipeline.process(SessionState.model_validate(stored) if stored else None, turn)
+        raw = sessions.get(turn.session_id)
+        stored = StoredSession.load(raw) if raw else None
+        outcome = await pipeline.process(stored.state if stored else None, turn)
         if outcome.duplicate:
+            replayed = stored.outputs_of(record.partition, record.offset) if stored else None
+            if replayed is not None:  # this very record again (a replay after a crash): same outputs, same ids
+                await send_outputs(emit, turn.session_id, replayed)
             return
-        session_key = turn.session_id.encode()
-        for event in outcome.conflicts:
-            await emit(CONFLICTS, session_key, event)
-        for event in outcome.alerts:
-            await emit(ALERTS, session_key, event)
-        for event in outcome.scores:
-            await emit(SCORES, session_key, event)
-        sessions[turn.session_id] = outcome.state.model_dump(mode="json")
+        outputs = TurnOutputs(
+            partition=record.partition,
+            offset=record.offset,
+            conflicts=outcome.conflicts,
+            alerts=outcome.alerts,
+            scores=outcome.scores,
+        )
+        await send_outputs(emit, turn.session_id, outputs)
+        kept = stored.recent_outputs if stored else []
+        if settings.replay_turns and (outputs.conflicts or outputs.alerts or outputs.scores):
+            kept = [*kept, outputs][-settings.replay_turns :]
+        value = StoredSession(state=outcome.state, recent_outputs=kept)
+        sessions[turn.session_id] = value.model_dump(mode="json")
 
     return attach_record_agent(app, TURNS, "contraflow.turns", handle, settings, emit, metrics)

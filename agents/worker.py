@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import faust
 
+from agents.broker_watch import attach_broker_watch
 from agents.endpoints import attach_endpoints
 from agents.knowledge import attach_knowledge_agent
 from agents.rates import attach_rate_agents
@@ -31,7 +32,7 @@ def build_worker(settings: Settings) -> faust.App:
     """Load the models its roles need (failing early with a clear error), then declare the agents."""
     metrics = WorkerMetrics()
     app = create_app(settings)
-    emit = topic_emitter(app, metrics)
+    emit = topic_emitter(app, settings, metrics)
     if "turns" in settings.roles or "knowledge" in settings.roles:
         components = load_components(settings)
         batcher = nli_batcher(components, settings, metrics.observe_nli_batch)
@@ -46,6 +47,7 @@ def build_worker(settings: Settings) -> faust.App:
             attach_resolutions_agent(app, store, settings, emit, metrics)
     if "rates" in settings.roles:
         attach_rate_agents(app, RateMonitor(rate_settings(settings)), settings, emit, metrics)
+    broker = attach_broker_watch(app, settings)
     if settings.web_enabled:
-        attach_endpoints(app, metrics)
+        attach_endpoints(app, metrics, broker)
     return app

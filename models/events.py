@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
 
 class Role(StrEnum):
@@ -37,6 +37,20 @@ class Case(BaseModel):
     target_plan: str | None = None
 
 
+def _iso_text(value: object) -> object:
+    """Input times are ISO 8601 text: a bare number (seconds? milliseconds?) is refused."""
+    if not isinstance(value, str | datetime):
+        raise ValueError(f"expected an ISO 8601 date-time string, got {type(value).__name__}")
+    if isinstance(value, str) and value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError(f"expected an ISO 8601 date-time string, got the number {value!r}")
+    return value
+
+
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_text)]
+StrictCount = Annotated[int, Strict()]  # no booleans, no floats, no numeric strings
+StrictNumber = Annotated[float, Strict()]  # ints are fine; booleans and strings are not
+
+
 class TurnEvent(BaseModel):
     """One conversation turn on `contraflow.turns` (key: session_id)."""
 
@@ -44,10 +58,12 @@ class TurnEvent(BaseModel):
 
     event_id: str = Field(min_length=1, max_length=256, description="unique id of this turn; repeats are ignored")
     session_id: str = Field(min_length=1, max_length=256, description="conversation id; also the record key")
-    turn_index: int = Field(ge=0, description="position in the conversation; at or below the last processed is ignored")
+    turn_index: StrictCount = Field(
+        ge=0, description="position in the conversation; at or below the last processed is ignored"
+    )
     role: Role
     text: str = Field(description="the turn's text (limit: CONTRAFLOW_MAX_TEXT_CHARS)")
-    ts: datetime = Field(description="when the turn happened, ISO 8601")
+    ts: IsoDateTime = Field(description="when the turn happened, ISO 8601")
     tenant: str | None = None
     model: str | None = None
     candidates: list[str] = Field(default_factory=list, description="alternative sampled responses (NCP)")
@@ -68,9 +84,11 @@ class KnowledgeWrite(BaseModel):
     object_value: str | None = Field(None, description="structured memory: the value")
     source: Literal["memory", "db", "tool"] = Field("memory", description="where the write comes from")
     source_tool: str | None = Field(None, description="the tool that produced it, for source=tool")
-    confidence: float = Field(0.8, ge=0.0, le=1.0)
-    reinforcement_count: int = Field(1, ge=1, description="times the source has confirmed this value (seed 004)")
-    created_at: datetime = Field(description="when the claim was made, ISO 8601")
+    confidence: StrictNumber = Field(0.8, ge=0.0, le=1.0)
+    reinforcement_count: StrictCount = Field(
+        1, ge=1, description="times the source has confirmed this value (seed 004)"
+    )
+    created_at: IsoDateTime = Field(description="when the claim was made, ISO 8601")
     tenant: str | None = None
 
     @property
@@ -87,7 +105,7 @@ class ResolutionVerdict(BaseModel):
     verdict: Literal["a_correct", "b_correct", "both_valid", "context_dependent"]
     explanation: str = ""
     resolved_by: str | None = None
-    ts: datetime
+    ts: IsoDateTime
 
 
 class MemoryUpdate(BaseModel):

@@ -1,14 +1,39 @@
-"""The faust application, configured from Settings."""
+"""The faust application, configured from Settings, on contraflow's transport
+(streams/consumer.py: gapless input delivery, a configurable fetch wait), with a sensor
+that stops the worker when a background send fails (see `UnacknowledgedSends`)."""
 
 from __future__ import annotations
 
 import ssl
 from datetime import timedelta
+from typing import Any
 
 import faust
 
 from streams import codec
+from streams.consumer import ContraflowTransport
+from streams.delivery import DeliveryFailed, exit_undelivered
 from streams.settings import Settings
+
+
+class UnacknowledgedSends(faust.Sensor):
+    """faust sends table changelog records without waiting, and before a commit it only
+    flushes the producer, which waits for sends to finish, failed or not: a lost state
+    write would be committed past. faust reports every failed background send to its
+    sensors; this one stops the worker at once (exit code 75) so that nothing is committed
+    after it. (Outputs are sent with waiting and retried: `streams.delivery`.)"""
+
+    def on_send_error(self, producer: Any, exc: BaseException, state: Any) -> None:
+        exit_undelivered(DeliveryFailed(f"a background send (table changelog) failed: {type(exc).__name__}: {exc}"))
+
+
+class ContraflowApp(faust.App):
+    """A faust App whose consumer is `GaplessConsumer` with the configured fetch wait."""
+
+    fetch_max_wait_ms: int = 1500  # faust's own value; create_app sets the configured one
+
+    def _new_transport(self) -> ContraflowTransport:
+        return ContraflowTransport(self.conf.broker_consumer, self)
 
 
 def broker_credentials(settings: Settings) -> faust.types.auth.CredentialsT | None:
@@ -31,11 +56,11 @@ def broker_credentials(settings: Settings) -> faust.types.auth.CredentialsT | No
     raise ValueError(f"unknown broker security protocol {settings.broker_security_protocol!r}")
 
 
-def create_app(settings: Settings) -> faust.App:
+def create_app(settings: Settings) -> ContraflowApp:
     """A faust App for one worker; tables live in memory and recover from changelogs."""
     codec.register()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return faust.App(
+    app = ContraflowApp(
         settings.app_id,
         broker=settings.broker_url,
         broker_credentials=broker_credentials(settings),
@@ -62,3 +87,6 @@ def create_app(settings: Settings) -> faust.App:
         value_serializer=codec.CODEC_NAME,
         key_serializer="raw",
     )
+    app.fetch_max_wait_ms = settings.fetch_max_wait_ms
+    app.sensors.add(UnacknowledgedSends())
+    return app

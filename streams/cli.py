@@ -9,7 +9,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import orjson
@@ -33,6 +33,19 @@ def _settings(args: argparse.Namespace) -> Settings:
     if getattr(args, "web_port", None):
         overrides["web_port"] = args.web_port
     return Settings(**overrides)
+
+
+@contextlib.contextmanager
+def _aiokafka_quiet() -> Iterator[None]:
+    """aiokafka's own logging off while a command reports broker errors itself; a running
+    worker keeps it (warnings and errors reach the worker's log)."""
+    logger = logging.getLogger("aiokafka")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _add_broker(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +84,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if {"turns", "knowledge"} & set(settings.roles):
         resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
-    asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow loading
+    with _aiokafka_quiet():  # (its connection errors become our one-line error)
+        asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow loading
     app = build_worker(settings)
     worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
     worker.execute_from_commandline()
@@ -281,12 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)  # its connection errors are reported by us
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # models come from disk only
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
-        return args.func(args)
+        if args.command == "worker":
+            return args.func(args)
+        with _aiokafka_quiet():
+            return args.func(args)
     except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, TansuError …
         print(f"contraflow {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -45,29 +45,38 @@ def _unavailable(settings: Settings, exc: BaseException) -> BrokerUnavailable:
     )
 
 
-async def ensure_topics(settings: Settings, specs: Iterable[TopicSpec], timeout_s: float = 15.0) -> None:
-    """Create the topics that do not exist yet; BrokerUnavailable when the broker is not there."""
+async def ensure_topics(
+    settings: Settings,
+    specs: Iterable[TopicSpec],
+    timeout_s: float = 15.0,
+    extra: Mapping[str, Mapping[str, str]] | None = None,
+) -> list[str]:
+    """Create the topics that do not exist yet (the catalog's `specs`, and `extra` topics by
+    name with their configs); returns the names created. BrokerUnavailable when the broker
+    is not there."""
+    wanted = {spec.name: {"retention.ms": str(spec.retention_ms)} for spec in specs} | dict(extra or {})
     admin = AIOKafkaAdminClient(**connection_options(settings), request_timeout_ms=int(timeout_s * 1000))
     try:
         await asyncio.wait_for(admin.start(), timeout_s)
-        existing = set(await admin.list_topics())
+        existing = set(await asyncio.wait_for(admin.list_topics(), timeout_s))
         missing = [
             NewTopic(
-                name=spec.name,
+                name=name,
                 num_partitions=settings.topic_partitions,
                 replication_factor=settings.topic_replication,
-                topic_configs={"retention.ms": str(spec.retention_ms)},
+                topic_configs=dict(configs),
             )
-            for spec in specs
-            if spec.name not in existing
+            for name, configs in wanted.items()
+            if name not in existing
         ]
         if missing:
             with contextlib.suppress(TopicAlreadyExistsError):
-                await admin.create_topics(missing)
+                await asyncio.wait_for(admin.create_topics(missing), timeout_s)
     except (KafkaError, OSError, TimeoutError) as exc:
         raise _unavailable(settings, exc) from exc
     finally:
         await admin.close()
+    return [topic.name for topic in missing]
 
 
 async def start_producer(settings: Settings, timeout_s: float = 15.0) -> AIOKafkaProducer:

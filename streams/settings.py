@@ -50,6 +50,15 @@ class Settings(BaseSettings):
     rebalance_timeout_s: float = Field(5.0, gt=0, description="consumer-group rebalance timeout")
     session_timeout_s: float = Field(10.0, gt=0, description="consumer-group session timeout")
     heartbeat_interval_s: float = Field(3.0, gt=0, description="consumer-group heartbeat interval")
+    fetch_max_wait_ms: int = Field(
+        50, ge=0, le=1500, description="longest wait of a consumer fetch for new records (latency vs idle polling)"
+    )
+    delivery_timeout_s: float = Field(
+        120.0, gt=0, description="an output unacknowledged (retried) this long stops the worker, exit code 75"
+    )
+    replay_turns: int = Field(
+        4, ge=0, description="turns per session whose outputs are kept, to be re-sent when a replay repeats them"
+    )
     web_enabled: bool = Field(True, description="the worker's web server (metrics and probes)")
     web_port: int = Field(6066, ge=1, le=65535, description="port of the web server: /metrics, /healthz, /readyz")
     web_host: str = Field("127.0.0.1", description="address the web server binds (0.0.0.0 in a container)")

@@ -59,7 +59,7 @@ async def test_turns_produce_scores_conflicts_and_alerts(harness) -> None:
     conflict = sent[1][2]
     assert conflict.claim_a.turn_index == 0 and conflict.claim_b.turn_index == 1
     assert all(key == b"s1" for _, key, _ in sent)
-    state = app.tables["sessions"]["s1"]
+    state = app.tables["sessions"]["s1"]["state"]
     assert state["contradictions"] == 1 and state["last_turn_index"] == 1
 
 
@@ -83,3 +83,18 @@ async def test_duplicates_emit_nothing(harness) -> None:
         await ctx.put(key=b"s1", value=record(0, "Take aspirin daily."))
         await ctx.put(key=b"s1", value=record(0, "Take aspirin daily."))
     assert topics_of(sent) == ["contraflow.scores"]
+
+
+async def test_a_replayed_record_re_sends_its_outputs_under_the_same_ids(harness) -> None:
+    """After a crash, records after the committed offset are consumed again although the
+    session state already holds them: they must publish their outputs again."""
+    _, agent, sent = harness
+    async with agent.test_context() as ctx:
+        await ctx.put(key=b"s1", value=record(0, "Take aspirin daily."))
+        await ctx.put(key=b"s1", value=record(1, "Never take aspirin."))
+        first = list(sent)
+        ctx.sent_offset = 0  # the same two records (same offsets) again, as a restarted worker reads them
+        await ctx.put(key=b"s1", value=record(0, "Take aspirin daily."))
+        await ctx.put(key=b"s1", value=record(1, "Never take aspirin."))
+    again = sent[len(first) :]
+    assert [(name, event) for name, _, event in again] == [(name, event) for name, _, event in first]

@@ -59,3 +59,33 @@ def test_dead_letter_keeps_a_bounded_raw_value_and_where_it_came_from() -> None:
         topic="contraflow.turns", partition=3, offset=42, key=b"s1", raw=raw, kind="not_json", error="bad", max_bytes=10
     )
     assert again.deadletter_id == letter.deadletter_id
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("turn_index", True, "turn_index"),
+        ("turn_index", 2.0, "turn_index"),
+        ("turn_index", "3", "turn_index"),
+        ("ts", 12, "ISO 8601"),
+        ("ts", 1.7e9, "ISO 8601"),
+        ("ts", "12", "ISO 8601"),
+        ("ts", True, "ISO 8601"),
+    ],
+)
+def test_wrong_types_are_invalid_not_coerced(field: str, value: object, message: str) -> None:
+    with pytest.raises(InputError) as caught:
+        decode_event(orjson.dumps({**GOOD, field: value}), TurnEvent)
+    assert caught.value.kind == "invalid" and message in str(caught.value)
+
+
+def test_knowledge_inputs_are_strict_too() -> None:
+    from models.events import KnowledgeWrite, ResolutionVerdict
+
+    write = {"entry_id": "k1", "collection": "default", "text": "x", "created_at": "2026-11-22T09:00:00Z"}
+    assert decode_event(orjson.dumps({**write, "confidence": 1}), KnowledgeWrite).confidence == 1.0
+    for bad in ({"confidence": True}, {"reinforcement_count": False}, {"created_at": 12}):
+        with pytest.raises(InputError):
+            decode_event(orjson.dumps({**write, **bad}), KnowledgeWrite)
+    with pytest.raises(InputError):
+        decode_event(orjson.dumps({"conflict_id": "c", "verdict": "a_correct", "ts": 12}), ResolutionVerdict)

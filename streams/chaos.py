@@ -1,0 +1,395 @@
+"""The chaos run behind `benchmarks/chaos.py` and its integration test.
+
+A bundled broker, one worker under a steady stream of turns from many sessions, and
+SIGKILLs of that worker (by pid) at random moments, each followed at once by a restart,
+as a supervisor would do. Optionally a broker outage: the broker is stopped, and after a
+while a new, empty one takes its port. Then the same turns go through a fresh worker on a
+fresh broker without any kill (the reference), and the outputs are compared: lost
+assistant turns, duplicate ids (and whether a duplicate ever differs from its first
+copy), sessions whose final state or output ids differ from the reference, and the time
+from each kill to the first output of the restarted worker.
+
+The NLI micro-batcher is set to one pair per forward pass in both runs: with batching,
+the int8 model's activation scales depend on which pairs share a batch, so two runs
+without any kill could differ in their last digits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.errors import KafkaError
+
+from streams.broker import TansuBroker
+from streams.demo import local_overrides
+from streams.kafka import BrokerUnavailable, OutputReader, connection_options, ensure_topics, start_producer
+from streams.settings import Settings
+from streams.worker_process import WorkerProcess
+from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, SCORES, TURNS
+
+ID_FIELDS = {
+    "contraflow.scores": "score_id",
+    "contraflow.conflicts": "conflict_id",
+    "contraflow.alerts": "alert_id",
+    "contraflow.deadletter": "deadletter_id",
+    "contraflow.memory.updates": "update_id",
+}
+STATE_FIELDS = (
+    "turn_index",
+    "assistant_turn",
+    "evaluated_pairs",
+    "contradictions",
+    "status",
+    "global_evaluated_pairs",
+    "global_contradictions",
+)
+DRUGS = ("ibuprofen", "paracetamol", "warfarin", "metformin", "aspirin", "sertraline")
+ACTIONS = ("Take {} twice daily.", "Stop taking {} now.", "Keep taking {} with food.", "Never take {} again.")
+
+
+@dataclass(frozen=True)
+class ChaosConfig:
+    kills: int = 20
+    sessions: int = 60
+    rate: float = 2.0  # turns per second (user and assistant turns alternate)
+    gap_s: tuple[float, float] = (1.0, 6.0)  # from a restarted worker's first output to the next kill
+    outage_s: float = 0.0  # > 0: a broker outage of this length after the kills
+    model: str = "builtin"
+    nli_backend: str = "auto"
+    seed: int = 0
+    workdir: Path = Path(".contraflow/chaos")
+    settle_timeout_s: float = 180.0
+
+
+@dataclass
+class RunOutputs:
+    """Every output record one run read, in arrival order."""
+
+    records: list[tuple[float, str, dict]] = field(default_factory=list)  # (arrived, topic, event)
+
+    def first_after(self, t: float) -> float | None:
+        return next((arrived for arrived, _, _ in self.records if arrived > t), None)
+
+    def scored(self) -> set[str]:
+        return {event["event_id"] for _, topic, event in self.records if topic == SCORES.name}
+
+    def by_id(self) -> dict[tuple[str, str], list[dict]]:
+        copies: dict[tuple[str, str], list[dict]] = defaultdict(list)
+        for _, topic, event in self.records:
+            copies[(topic, event[ID_FIELDS[topic]])].append(event)
+        return copies
+
+    def final_states(self) -> dict[str, tuple]:
+        last: dict[str, dict] = {}
+        for _, topic, event in self.records:
+            if topic == SCORES.name and event["turn_index"] >= last.get(event["session_id"], {}).get("turn_index", -1):
+                last[event["session_id"]] = event
+        return {session: tuple(event[f] for f in STATE_FIELDS) for session, event in last.items()}
+
+
+@dataclass
+class ChaosReport:
+    assistant_turns: int
+    lost: list[str]
+    duplicates: int
+    differing_duplicates: int
+    sessions: int
+    differing_sessions: list[str]
+    missing_ids: int
+    extra_ids: int
+    kill_to_output_s: list[float]
+    readyz_during_outage: dict[int, int] = field(default_factory=dict)  # status -> samples
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.differing_duplicates or self.differing_sessions or self.missing_ids)
+
+    def lines(self) -> list[str]:
+        kills = self.kill_to_output_s
+        out = [
+            f"assistant turns produced        : {self.assistant_turns}",
+            f"lost assistant turns            : {len(self.lost)}{' ' + ', '.join(self.lost[:10]) if self.lost else ''}",
+            f"duplicate records (same id)     : {self.duplicates}, of which differing from the first copy: "
+            f"{self.differing_duplicates}",
+            f"sessions differing from the ref : {len(self.differing_sessions)} of {self.sessions}",
+            f"output ids missing / extra      : {self.missing_ids} / {self.extra_ids}",
+        ]
+        if kills:
+            out.append(
+                f"kill -> first output            : median {statistics.median(kills):.1f} s, "
+                f"max {max(kills):.1f} s over {len(kills)} kills"
+            )
+        if self.readyz_during_outage:
+            samples = ", ".join(f"{status}: {n}" for status, n in sorted(self.readyz_during_outage.items()))
+            out.append(f"/readyz during the outage       : {samples}")
+        return out
+
+
+def turn_stream(sessions: int, seed: int) -> Iterator[bytes]:
+    """Endless turns, round robin over the sessions: a user turn, then an assistant turn."""
+    rng = random.Random(seed)
+    index = 0
+    while True:
+        for s in range(sessions):
+            session = f"chaos-{seed}-{s}"
+            assistant = index % 2 == 1
+            text = rng.choice(ACTIONS).format(rng.choice(DRUGS)) if assistant else "What should I do now?"
+            yield orjson.dumps(
+                {
+                    "event_id": f"{session}-{index}",
+                    "session_id": session,
+                    "turn_index": index,
+                    "role": "assistant" if assistant else "user",
+                    "text": text,
+                    "ts": "2026-11-22T09:00:00Z",
+                    "model": "chaos-model",
+                }
+            )
+        index += 1
+
+
+def canonical(event: dict) -> bytes:
+    """An event with floats rounded, to compare copies of one id."""
+
+    def rounded(value: object) -> object:
+        if isinstance(value, float):
+            return round(value, 4)
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items() if k != "failed_at"}
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        return value
+
+    return orjson.dumps(rounded(event), option=orjson.OPT_SORT_KEYS)
+
+
+class Harness:
+    """One broker (replaceable), one worker (killable), a producer and a reader."""
+
+    def __init__(self, config: ChaosConfig, name: str) -> None:
+        self.config = config
+        self.dir = config.workdir / name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.broker = TansuBroker(log=self.dir / "broker.log").start()
+        base = Settings(nli_model=config.model, data_dir=self.dir, stride=1)
+        self.overrides: dict[str, object] = {
+            **local_overrides(self.broker.url, base, app_id=f"chaos-{name}"),
+            "nli_backend": config.nli_backend,
+            "nli_max_batch": 1,
+        }
+        self.settings = Settings(**self.overrides)
+        self.outputs = RunOutputs()
+        self.worker = WorkerProcess(self.overrides, self.dir / "worker.log", loglevel="warning")
+        self.restarts = 0
+
+    def start_worker(self) -> None:
+        self.worker.start()
+
+    def kill_worker(self) -> float:
+        assert self.worker.proc is not None
+        self.worker.proc.kill()  # SIGKILL to our own child, by pid
+        self.worker.proc.wait()
+        return time.monotonic()
+
+    def supervise(self) -> None:
+        """Restart the worker if it exited (as a supervisor would)."""
+        if not self.worker.alive:
+            self.restarts += 1
+            self.worker.start()
+
+    async def read(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                async with OutputReader(self.settings, [spec.name for spec in OUTPUT_TOPICS]) as reader:
+                    while not stop.is_set():
+                        for topic, _key, value in await reader.poll(0.2):
+                            self.outputs.records.append((time.monotonic(), topic, orjson.loads(value)))
+            except (KafkaError, BrokerUnavailable, OSError):
+                await asyncio.sleep(0.5)  # the broker is away; read again when it is back
+
+    async def produce(self, lines: Iterator[bytes], sent: list[bytes], rate: float, stop: asyncio.Event) -> None:
+        """Send `lines` at `rate` per second until `stop`; every line in `sent` was acknowledged."""
+        producer = None
+        started = time.monotonic()
+        for line in lines:
+            if stop.is_set():
+                break
+            await asyncio.sleep(max(0.0, started + len(sent) / rate - time.monotonic()))
+            key = orjson.loads(line)["session_id"].encode()
+            while True:
+                try:
+                    producer = producer or await start_producer(self.settings, timeout_s=5.0)
+                    await producer.send_and_wait(TURNS.name, line, key=key)
+                    break
+                except (KafkaError, BrokerUnavailable, OSError):
+                    if producer is not None:
+                        await producer.stop()
+                    producer = None
+                    await self._wait_for_turns_topic()
+            sent.append(line)
+        if producer is not None:
+            await producer.stop()
+
+    async def _wait_for_turns_topic(self) -> None:
+        """After a failed send: wait until the (possibly new) broker has the turns topic, which
+        the worker recreates, rather than let a send create it with the broker's defaults."""
+        while True:
+            await asyncio.sleep(0.5)
+            admin = AIOKafkaAdminClient(**connection_options(self.settings), request_timeout_ms=2000)
+            try:
+                await admin.start()
+                if TURNS.name in await admin.list_topics():
+                    return
+            except (KafkaError, OSError):
+                continue
+            finally:
+                await admin.close()
+
+    async def wait_scored(self, lines: list[bytes], timeout_s: float) -> None:
+        expected = {e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"}
+        deadline = time.monotonic() + timeout_s
+        while not expected <= self.outputs.scored() and time.monotonic() < deadline:
+            self.supervise()
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(2.0)  # late duplicates
+
+    def readyz(self) -> int:
+        url = f"http://127.0.0.1:{self.overrides['web_port']}/readyz"
+        try:
+            with urllib.request.urlopen(url, timeout=1.0) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as exc:
+            return int(exc.code)
+        except OSError:
+            return 0  # no answer
+
+    def close(self) -> None:
+        self.worker.stop()
+        self.broker.stop()
+
+
+async def _first_output(harness: Harness, after: float, timeout_s: float) -> float | None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        first = harness.outputs.first_after(after)
+        if first is not None:
+            return first
+        harness.supervise()
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def _outage(harness: Harness, seconds: float, samples: dict[int, int]) -> None:
+    """Stop the broker; poll /readyz; start a new empty broker on the same port."""
+    port = harness.broker.port
+    harness.broker.stop()
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        status = harness.readyz()
+        samples[status] = samples.get(status, 0) + 1
+        await asyncio.sleep(1.0)
+    harness.broker = TansuBroker(port=port, log=harness.dir / "broker-2.log").start()
+
+
+async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[bytes], RunOutputs, list[float], dict]:
+    """The run with kills (and an outage): the lines sent, the outputs, kill→output times."""
+    harness = Harness(config, "chaos")
+    rng = random.Random(config.seed)
+    sent: list[bytes] = []
+    kill_times: list[float] = []
+    readyz: dict[int, int] = {}
+    try:
+        await ensure_topics(harness.settings, ALL_TOPICS)
+        harness.start_worker()
+        stop_reading, stop_producing = asyncio.Event(), asyncio.Event()
+        reader = asyncio.create_task(harness.read(stop_reading))
+        producer = asyncio.create_task(
+            harness.produce(turn_stream(config.sessions, config.seed), sent, config.rate, stop_producing)
+        )
+        started = time.monotonic()
+        if await _first_output(harness, started, config.settle_timeout_s) is None:
+            raise RuntimeError(f"the worker produced nothing:\n{harness.worker.log_tail()}")
+        for n in range(config.kills):
+            await asyncio.sleep(rng.uniform(*config.gap_s))
+            killed = harness.kill_worker()
+            harness.supervise()
+            first = await _first_output(harness, killed, config.settle_timeout_s)
+            if first is None:
+                raise RuntimeError(f"no output after kill {n + 1}:\n{harness.worker.log_tail()}")
+            kill_times.append(first - killed)
+            if progress:
+                print(f"kill {n + 1}/{config.kills}: first output after {first - killed:.1f} s", flush=True)
+        if config.outage_s > 0:
+            await asyncio.sleep(rng.uniform(*config.gap_s))
+            await _outage(harness, config.outage_s, readyz)
+            await asyncio.sleep(max(config.gap_s))
+            if progress:
+                print(f"outage of {config.outage_s:g} s over; /readyz answers {readyz}", flush=True)
+        await asyncio.sleep(rng.uniform(*config.gap_s))
+        stop_producing.set()
+        await producer
+        await harness.wait_scored(sent, config.settle_timeout_s)
+        stop_reading.set()
+        await reader
+    finally:
+        harness.close()
+    return sent, harness.outputs, kill_times, readyz
+
+
+async def reference_run(config: ChaosConfig, lines: list[bytes]) -> RunOutputs:
+    """The same lines through a fresh worker and broker, without kills."""
+    harness = Harness(config, "reference")
+    try:
+        await ensure_topics(harness.settings, ALL_TOPICS)
+        harness.start_worker()
+        stop_reading, stop_producing = asyncio.Event(), asyncio.Event()
+        reader = asyncio.create_task(harness.read(stop_reading))
+        await harness.produce(iter(lines), [], rate=1e6, stop=stop_producing)
+        await harness.wait_scored(lines, config.settle_timeout_s)
+        stop_reading.set()
+        await reader
+    finally:
+        harness.close()
+    return harness.outputs
+
+
+def compare(
+    lines: list[bytes], chaos: RunOutputs, reference: RunOutputs, kills: list[float], readyz: dict
+) -> ChaosReport:
+    assistant = [e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"]
+    scored = chaos.scored()
+    copies = chaos.by_id()
+    ref_ids = set(reference.by_id())
+    finals, ref_finals = chaos.final_states(), reference.final_states()
+    sessions = {e["session_id"] for e in map(orjson.loads, lines)}
+    return ChaosReport(
+        assistant_turns=len(assistant),
+        lost=[event_id for event_id in assistant if event_id not in scored],
+        duplicates=sum(len(v) - 1 for v in copies.values()),
+        differing_duplicates=sum(len({canonical(e) for e in v}) > 1 for v in copies.values()),
+        sessions=len(sessions),
+        differing_sessions=sorted(s for s in sessions if finals.get(s) != ref_finals.get(s)),
+        missing_ids=len(ref_ids - set(copies)),
+        extra_ids=len(set(copies) - ref_ids),
+        kill_to_output_s=kills,
+        readyz_during_outage=readyz,
+    )
+
+
+async def run(config: ChaosConfig, progress: bool = True) -> ChaosReport:
+    lines, chaos, kills, readyz = await chaos_run(config, progress)
+    if progress:
+        print(f"chaos run done: {len(lines)} turns sent; reference run without kills…", flush=True)
+    reference = await reference_run(config, lines)
+    return compare(lines, chaos, reference, kills, readyz)

@@ -1,0 +1,121 @@
+"""contraflow's Kafka transport for faust: faust's aiokafka driver with three changes.
+
+1. Gapless, in-order delivery of input records. faust-streaming tracks a "read offset" per
+   partition and, in `Consumer._drain_messages`, drops records below it as stale and
+   treats a jump above it as a gap whose offsets it marks acknowledged, so the next commit
+   goes past records no agent ever saw. After a restart, recovery resumes the stream
+   partitions and seeks them to the committed offsets while the fetcher already runs, so
+   records fetched before the seek arrive after it and produce exactly such a jump (and
+   its bookkeeping, which mixes "next offset to read" with "last offset read", misses a
+   jump of one). `GaplessConsumer.getmany` checks every input record against the next
+   offset it expects (the committed offset after a seek, then the previous record + 1):
+   older records are dropped, and a record beyond it is a gap: the partition is seeked
+   back to the expected offset and nothing past it is delivered, so faust never sees a
+   gap to acknowledge.
+2. The fetch wait. faust hard-codes `fetch_max_wait_ms=1500`; a broker that does not end
+   a waiting fetch when records arrive (the bundled Tansu) then adds up to 1.5 s to every
+   turn. The wait comes from `Settings.fetch_max_wait_ms`.
+3. Commit outcomes are recorded (`CommitHealth`), for the readiness probe.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiokafka
+from faust.transport.drivers import aiokafka as faust_aiokafka
+from faust.types import TP, Message
+
+log = logging.getLogger("contraflow.consumer")
+
+
+@dataclass
+class CommitHealth:
+    """The outcome of the worker's latest offset commit."""
+
+    ok: bool = True
+    error: str = ""
+    at: float = 0.0
+
+    def record(self, ok: bool, error: str = "") -> None:
+        self.ok, self.error, self.at = ok, error, time.monotonic()
+
+
+class TunedConsumerThread(faust_aiokafka.AIOKafkaConsumerThread):
+    """faust's consumer thread, with the fetch wait taken from the app."""
+
+    def _create_worker_consumer(self, transport: faust_aiokafka.Transport) -> aiokafka.AIOKafkaConsumer:
+        consumer = super()._create_worker_consumer(transport)
+        consumer._fetch_max_wait_ms = self.app.fetch_max_wait_ms  # read when the consumer starts its fetcher
+        return consumer
+
+
+class GaplessConsumer(faust_aiokafka.Consumer):
+    """faust's aiokafka consumer that delivers each input partition's records in order,
+    without gaps (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._expected: dict[TP, int] = {}
+        self.commit_health = CommitHealth()
+
+    def _new_consumer_thread(self) -> TunedConsumerThread:
+        return TunedConsumerThread(self, loop=self.loop, beacon=self.beacon)
+
+    async def perform_seek(self) -> None:
+        await super().perform_seek()
+        self._expected = {tp: offset for tp, offset in self._read_offset.items() if offset is not None}
+
+    async def seek(self, partition: TP, offset: int) -> None:
+        await super().seek(partition, offset)
+        self._expected[partition] = offset
+
+    async def on_partitions_revoked(self, revoked: set[TP]) -> None:
+        for tp in revoked:
+            self._expected.pop(tp, None)
+        await super().on_partitions_revoked(revoked)
+
+    async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
+        stalled: set[TP] = set()
+        async for tp, message in super().getmany(timeout):
+            if self._is_changelog_tp(tp):  # table recovery reads changelogs its own way
+                yield tp, message
+                continue
+            if tp in stalled:
+                continue
+            expected = self._expected.get(tp)
+            if expected is not None and message.offset < expected:
+                continue  # already delivered (fetched before a seek back)
+            if expected is not None and message.offset > expected:
+                log.warning(
+                    "%s[%d]: got offset %d, expected %d; seeking back instead of skipping %d record(s)",
+                    tp.topic,
+                    tp.partition,
+                    message.offset,
+                    expected,
+                    message.offset - expected,
+                )
+                stalled.add(tp)
+                await self.seek(tp, expected)
+                continue
+            self._expected[tp] = message.offset + 1
+            yield tp, message
+
+    async def _commit(self, offsets: Mapping[TP, int]) -> bool:
+        try:
+            ok = await super()._commit(offsets)
+        except Exception as exc:
+            self.commit_health.record(False, f"{type(exc).__name__}: {exc}")
+            raise
+        self.commit_health.record(ok, "" if ok else "the commit was refused (rebalance or broker error)")
+        return ok
+
+
+class ContraflowTransport(faust_aiokafka.Transport):
+    """faust's aiokafka transport with the gapless consumer."""
+
+    Consumer = GaplessConsumer
