@@ -205,7 +205,7 @@ async def evaluate(settings: Settings, scorer: CachedScorer, components, holdout
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--holdout", action="store_true", help="the held-aside sessions and pairs")
-    parser.add_argument("--verdict", choices=["claims", "seed"], default="claims")
+    parser.add_argument("--verdict", choices=["regimen", "claims", "seed"], default="regimen")
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--stride", type=int, default=None, help="default: the settings' stride")
     parser.add_argument("--sweep", action="store_true", help="session and pair numbers over thresholds")
@@ -219,7 +219,7 @@ def main() -> None:
     settings = Settings(**overrides)
     components = load_components(settings)
     scorer = CachedScorer(components.scorer.score)
-    thresholds = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] if args.sweep else [settings.contradiction_threshold]
+    thresholds = [0.5, 0.7, 0.9, 1.0] if args.sweep else [settings.contradiction_threshold]
     reports = {}
     for threshold in thresholds:
         tuned = settings.model_copy(update={"contradiction_threshold": threshold})

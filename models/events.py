@@ -180,8 +180,15 @@ class ConflictEvent(BaseModel):
     justified_by: Claim | None = Field(
         default=None, description="turn_revision: the user turn whose new fact justifies the change"
     )
+    disagrees_on: str | None = Field(
+        default=None,
+        description="verdict regimen: the slot the two instructions disagree on (polarity, amount, frequency, "
+        "time of day, food); null when the NLI threshold decided",
+    )
     conflict_type: str = Field("factual", description="factual, temporal, methodological, scope or opinion")
-    severity: str = Field("medium", description="high (p(contradiction) >= 0.9), medium or low")
+    severity: str = Field(
+        "medium", description="high (p(contradiction) >= 0.9, or instructions that disagree on a slot), medium or low"
+    )
     resolution: Resolution | None = None
     detected_at: datetime = Field(description="event time of the later claim")
 

@@ -100,13 +100,18 @@ class Settings(BaseSettings):
         "advice", description="what turns are compared by: clinical advice (seed) or every declarative sentence"
     )
     global_window: int = Field(20, ge=0, description="earlier advice turns each new advice is checked against")
-    verdict: Literal["claims", "seed"] = Field(
-        "claims",
-        description="claims: atomic items, topic gate, both directions, threshold, revisions; "
-        "seed: seed 000's whole-advice argmax",
+    verdict: Literal["regimen", "claims", "seed"] = Field(
+        "regimen",
+        description="regimen: claims, with pairs whose targets are known decided by the instruction's slots "
+        "(polarity, amount, frequency, time of day, food); claims: atomic items, topic gate, both directions, "
+        "threshold, revisions; seed: seed 000's whole-advice argmax",
     )
     contradiction_threshold: float = Field(
-        0.5, ge=0, le=1, description="claims: mean p(contradiction) of both directions at or above this contradicts"
+        0.9,
+        ge=0,
+        le=1,
+        description="claims: mean p(contradiction) of both directions at or above this contradicts; regimen: the "
+        "same, for pairs the slots cannot decide",
     )
     topic_similarity: float = Field(
         1.0,

@@ -39,6 +39,7 @@ from streams.extract.advice import advice_items, extract_advice, extract_stateme
 from streams.extract.entities import filter_entities
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
+from streams.extract.regimen import states_dose, without_slots
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -68,8 +69,8 @@ class TurnSettings:
     dedup_window: int = 256
     compare: str = "advice"
     global_window: int = 20
-    verdict: str = "claims"
-    contradiction_threshold: float = 0.5
+    verdict: str = "regimen"
+    contradiction_threshold: float = 0.9
     topic_similarity: float = 1.0
     recall_gate: float = 0.70
     recall_turn: int = 10
@@ -120,8 +121,12 @@ class TurnPipeline:
     def __init__(self, services: TurnServices | ScoreFn, settings: TurnSettings | None = None) -> None:
         self.services = services if isinstance(services, TurnServices) else TurnServices(score=services)
         self.settings = settings or TurnSettings()
+        # slots are those of instructions: statements (compare=statements) are judged by the claims rule
+        statements = self.settings.compare == "statements" and self.settings.verdict == "regimen"
         self.rule = VerdictRule(
-            self.settings.verdict, self.settings.contradiction_threshold, self.settings.topic_similarity
+            "claims" if statements else self.settings.verdict,
+            self.settings.contradiction_threshold,
+            self.settings.topic_similarity,
         )
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
 
@@ -184,8 +189,13 @@ class TurnPipeline:
         claims, context = [], list(state.focus)
         for item in items:
             lowered = item.lower()
-            found = topic_of(item, [e for e in entities if e in lowered])
-            targets = sorted(found.targets) if found.targets else (context if found.refers_back else [])
+            named = [e for e in entities if e in lowered]
+            found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
+            if found.targets:
+                targets = sorted(found.targets)
+            else:
+                inherits = found.refers_back or states_dose(item)  # "it", "the tablets", "take 10 mg twice a day"
+                targets = context if inherits else sorted(topic_of(item, named).targets)
             if found.targets:
                 context = targets
             claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
@@ -402,7 +412,8 @@ class TurnPipeline:
                 if fact is not None
                 else None
             ),
-            severity="high" if verdict.score >= 0.9 else "medium",
+            disagrees_on=verdict.slot,
+            severity="high" if verdict.score >= 0.9 or verdict.slot is not None else "medium",
             detected_at=turn.ts,
         )
 

@@ -1,8 +1,13 @@
 """How contraflow decides that a new claim contradicts an earlier one (plain Python, no faust).
 
-Two rules, chosen by the `verdict` setting:
+Three rules, chosen by the `verdict` setting:
 
-- ``claims`` (the default): each side is a list of atomic claims with their topics. A new
+- ``regimen`` (the default): the ``claims`` rule, except that a gated pair of claims whose
+  main clauses both name what they are about is decided by the instruction's slots
+  (`streams.extract.regimen`): it contradicts when they are about the same target and
+  disagree on polarity, amount, frequency, time of day or food, and does not otherwise,
+  whatever the NLI model says. Only the other pairs fall back to the threshold.
+- ``claims``: each side is a list of atomic claims with their topics. A new
   claim is compared only with earlier claims about the same thing (a shared target or
   content word, `streams.extract.targets.same_topic`, or embedding cosine at or above
   `topic_similarity`); each gated pair is scored in both directions and the two
@@ -23,6 +28,7 @@ import numpy as np
 
 from models.events import NLIProbabilities
 from models.state import AdviceClaim, AdviceItem
+from streams.extract.regimen import comparable, disagreement, regimen_of
 from streams.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
@@ -33,13 +39,17 @@ Similarity = Callable[[str, str], float]
 class VerdictRule:
     """The settings of one verdict rule."""
 
-    verdict: str = "claims"
+    verdict: str = "regimen"
     threshold: float = 0.5
     topic_similarity: float = 0.6
 
     @property
     def seed(self) -> bool:
         return self.verdict == "seed"
+
+    @property
+    def regimen(self) -> bool:
+        return self.verdict == "regimen"
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,8 @@ class PlannedPair:
     new_claim: str
     row_ab: int
     row_ba: int | None
+    decided: bool = False  # the regimen slots decide this pair, not the threshold
+    slot: str | None = None  # the slot the two claims disagree on (when decided)
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,7 @@ class TurnVerdict:
     score: float  # what the rule compares: the two-way mean, or the one-way p(contradiction)
     contradicts: bool
     pairs: int  # gated claim pairs scored against this turn
+    slot: str | None = None  # regimen rule: the slot the claims disagree on
 
 
 def probabilities(row: np.ndarray) -> NLIProbabilities:
@@ -100,6 +113,16 @@ def gated(earlier: AdviceClaim, new: AdviceClaim, min_similarity: float, similar
     return similarity is not None and min_similarity < 1.0 and similarity(earlier.text, new.text) >= min_similarity
 
 
+def slot_decision(earlier: AdviceClaim, new: AdviceClaim) -> tuple[bool, str | None]:
+    """(decided, slot): whether the regimen slots decide the pair, and the slot the two
+    claims disagree on (None: they agree, or are about different things)."""
+    a = regimen_of(earlier.text, frozenset(earlier.targets))
+    b = regimen_of(new.text, frozenset(new.targets))
+    if not comparable(a, b):
+        return False, None
+    return True, disagreement(a, b)
+
+
 def plan_pairs(
     earlier_turns: Sequence[AdviceItem],
     new: AdviceItem,
@@ -118,8 +141,10 @@ def plan_pairs(
         for old in earlier.claims:
             for claim in new.claims:
                 if gated(old, claim, rule.topic_similarity, similarity):
+                    decided, slot = slot_decision(old, claim) if rule.regimen else (False, None)
                     row_ab = add(old.text, claim.text)
-                    planned.append(PlannedPair(earlier, old.text, claim.text, row_ab, add(claim.text, old.text)))
+                    row_ba = add(claim.text, old.text)
+                    planned.append(PlannedPair(earlier, old.text, claim.text, row_ab, row_ba, decided, slot))
     return planned
 
 
@@ -134,12 +159,12 @@ def judge(planned: Sequence[PlannedPair], rows: np.ndarray, rule: VerdictRule) -
             score, contradicts = nli_ab.contradiction, nli_ab.verdict == "contradiction"
         else:
             score = two_way(nli_ab, nli_ba)
-            contradicts = score >= rule.threshold
+            contradicts = pair.slot is not None if pair.decided else score >= rule.threshold
         key = pair.earlier.event_id
         counts[key] = counts.get(key, 0) + 1
         best = verdicts.get(key)
         if best is None or (contradicts, score) > (best.contradicts, best.score):
             verdicts[key] = TurnVerdict(
-                pair.earlier, pair.earlier_claim, pair.new_claim, nli_ab, nli_ba, score, contradicts, 0
+                pair.earlier, pair.earlier_claim, pair.new_claim, nli_ab, nli_ba, score, contradicts, 0, pair.slot
             )
     return {key: replace(verdict, pairs=counts[key]) for key, verdict in verdicts.items()}

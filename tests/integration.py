@@ -22,7 +22,7 @@ def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, 
     return {**local_overrides(broker_url, base, app_id), "nli_backend": "transformers", **extra}
 
 
-def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 120.0) -> WorkerProcess:
+def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 300.0) -> WorkerProcess:
     """A worker process, returned once it has joined its group and recovered its tables."""
     settings = Settings(**overrides)
     asyncio.run(ensure_topics(settings, ALL_TOPICS))

@@ -190,7 +190,9 @@ async def test_ncp_scores_both_directions_against_every_candidate() -> None:
 
 async def test_statements_mode_compares_declarative_sentences() -> None:
     nli = ScriptedNLI({"never": CONTRA})
-    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0, compare="statements"))
+    pipeline = TurnPipeline(
+        nli, TurnSettings(stride=1, global_window=0, compare="statements", contradiction_threshold=0.5)
+    )
     texts = ["I live in Paris. Do you like travel?", "I have never lived in Paris."]
     state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
     assert nli.calls == [

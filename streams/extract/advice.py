@@ -66,9 +66,11 @@ _DIRECTIVE = re.compile(
     r"\b(?:is|are|isn't|aren't|is\s+not|are\s+not|remains?|stays?)\s+(?:\w+\s+)?(?:recommended|advised|"
     r"contraindicated|safe|unsafe|fine|okay|ok|a\s+good\s+(?:idea|option|choice)|the\s+(?:best|right)\s+"
     r"(?:option|choice)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed)\s+(?:with|for|during|while|in|to|"
-    r"on|when|if|alongside|together|now|here|$)|"
+    r"on|when|if|alongside|together|now|here|\s*[.!]?\s*$)|"
     r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
     r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)\s+(?:is|would\s+be)|"
+    r"the\s+(?:best|right|usual|ideal)\s+(?:time|way)\s+(?:to\s+take\s+\w+\s+)?is|(?:is|are|'s)\s+best\s+taken|"
+    r"you\s+(?:don't|do\s+not)\s+need\s+(?:any|a|the|to|your)?|"
     r"(?:should|must)\s+(?:not\s+)?(?:be\s+)?(?:take|taken|avoid|avoided|stop|stopped|start|started|continue|"
     r"continued|use|used)|recommended\s+dose|no\s+more\s+than|up\s+to\s+a\s+maximum|at\s+most|maximum\s+of)\b",
     re.IGNORECASE,
@@ -103,7 +105,7 @@ _DIRECTIVE_START = (
     r"make\s+sure|try\s+to|it(?:'s|\s+is)\s+\w+\s+to)"
 )
 _CLAUSE_SPLIT = re.compile(
-    rf"\s*;\s*|\s*,?\s+(?:and|but|then|and\s+then|plus)\s+(?=(?:also\s+|then\s+)?{_DIRECTIVE_START}\b)|"
+    rf"\s*;\s*|\s*,?\s+(?:and|but|so|then|and\s+then|plus)\s+(?=(?:also\s+|then\s+)?{_DIRECTIVE_START}\b)|"
     rf",\s+(?=(?:but\s+)?(?:don't|do\s+not|never|avoid|stop|keep|continue|take)\b)",
     re.IGNORECASE,
 )
@@ -150,14 +152,20 @@ def _advice_sentences(text: str) -> list[str]:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """The directives of one sentence; a one-word split-off part stays with the one before."""
+    """The directives of one sentence; a one-word split-off part stays with the one before.
+    A leading condition governs every directive after it, so each keeps it: "If you get a
+    sore throat, stop the tablets and call us" gives "If you get a sore throat, stop the
+    tablets" and "If you get a sore throat, call us"."""
+    stripped = sentence.strip()
+    condition = _CONDITION.match(stripped)
+    lead = condition.group(0) if condition else ""
     clauses: list[str] = []
-    for part in (p.strip(" ,") for p in _CLAUSE_SPLIT.split(sentence) if p and p.strip(" ,")):
+    for part in (p.strip(" ,") for p in _CLAUSE_SPLIT.split(stripped[len(lead) :]) if p and p.strip(" ,")):
         if clauses and len(part.split()) < MIN_CLAUSE_WORDS:
             clauses[-1] = f"{clauses[-1]} and {part}"
         else:
             clauses.append(part)
-    return clauses
+    return [f"{lead}{clause}" for clause in clauses]
 
 
 def advice_items(text: str) -> list[str]:

@@ -72,6 +72,9 @@ _QUESTION = re.compile(
     r"^(?:\W*)(?:what|which|how|when|where|why|who|should|shall|can|could|is|are|do|does|did|will|would|may|might)\b",
     re.IGNORECASE,
 )
+# a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"
+_ASKS = re.compile(r"\?\s*$")
+_STATES_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b", re.IGNORECASE)
 # someone else's experience is push-back, not a fact about the person advised
 _OTHERS = re.compile(
     r"\b(?:my|her|his|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
@@ -93,6 +96,8 @@ def user_facts(text: str) -> list[Fact]:
     facts: list[Fact] = []
     for sentence in split_sentences(text):
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
+            continue
+        if _ASKS.search(sentence) and not _STATES_FIRST.search(sentence):
             continue
         reason = next((name for name, pattern in FACT_PATTERNS.items() if pattern.search(sentence)), None)
         if reason is not None:

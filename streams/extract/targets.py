@@ -248,6 +248,7 @@ _REFERENCES = frozenset(
         "tablets",
         "pill",
         "pills",
+        "capsule",
         "capsules",
         "dose",
         "prescription",
