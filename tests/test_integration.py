@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from models.events import TurnEvent
@@ -39,15 +38,15 @@ def conversation(session: str, n: int) -> list[bytes]:
 
 
 def check_consistency(events: dict[str, list[dict]]) -> None:
-    """Conflicts exactly where a score's pair has the contradiction argmax; alerts exactly
-    where the status changed."""
+    """An adjacent self-contradiction event exactly where a score counted its pair as one;
+    alerts exactly where the status changed."""
     scores = events["contraflow.scores"]
-    flagged = {
-        (s["session_id"], s["turn_index"])
-        for s in scores
-        if s["pair_nli"] and int(np.argmax([s["pair_nli"][k] for k in ("entailment", "neutral", "contradiction")])) == 2
+    flagged = {(s["session_id"], s["turn_index"]) for s in scores if s["pair_contradiction"]}
+    conflicts = {
+        (c["session_id"], c["claim_b"]["turn_index"])
+        for c in events["contraflow.conflicts"]
+        if c["scope"] == "adjacent" and c["kind"] == "turn_self_contradiction"
     }
-    conflicts = {(c["session_id"], c["claim_b"]["turn_index"]) for c in events["contraflow.conflicts"]}
     assert conflicts == flagged
     changes, last = set(), {}
     for s in sorted(scores, key=lambda s: (s["session_id"], s["turn_index"])):
