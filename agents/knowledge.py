@@ -6,16 +6,21 @@ worker that owns its partition (the slot table is partitioned like the input top
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 import faust
 
 from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import KnowledgeWrite
 from streams.deadletters import InputError, check_text_size, decode_event
-from streams.knowledge.memory import MemoryValue
-from streams.knowledge.pipeline import KnowledgePipeline, slot_key
+from streams.knowledge.memory import MemoryValue, slot_key
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
 from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES
+
+if TYPE_CHECKING:
+    from streams.knowledge.pipeline import KnowledgePipeline
 
 SLOTS_TABLE = "memory-slots"
 
@@ -30,9 +35,14 @@ def validate_write(write: KnowledgeWrite, settings: Settings) -> None:
 
 
 def attach_knowledge_agent(
-    app: faust.App, pipeline: KnowledgePipeline, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
+    app: faust.App,
+    pipeline: Callable[[], Awaitable[KnowledgePipeline]],
+    settings: Settings,
+    emit: Emit,
+    metrics: WorkerMetrics | None = None,
 ) -> faust.types.AgentT:
-    """Declare the memory-slot table and the knowledge agent on `app`."""
+    """Declare the memory-slot table and the knowledge agent on `app`; `pipeline()` gives the
+    knowledge pipeline once it is loaded."""
     slots = json_table(app, SLOTS_TABLE, settings)
 
     async def handle(record: Record) -> None:
@@ -40,7 +50,7 @@ def attach_knowledge_agent(
         validate_write(write, settings)
         slot_id = slot_key(write.tenant, write.subject, write.predicate) if write.structured else None  # type: ignore[arg-type]
         stored = slots.get(slot_id) if slot_id else None
-        outcome = await pipeline.process(write, MemoryValue.model_validate(stored) if stored else None)
+        outcome = await (await pipeline()).process(write, MemoryValue.model_validate(stored) if stored else None)
         out_key = (write.subject or write.entry_id).encode()
         for event in outcome.conflicts:
             await emit(CONFLICTS, out_key, event)

@@ -4,6 +4,8 @@ emit the memory updates. Unknown conflicts and bad verdicts become dead letters.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import faust
 
@@ -11,18 +13,24 @@ from agents.records import Emit, Record, attach_record_agent
 from models.events import ResolutionVerdict
 from streams.deadletters import decode_event
 from streams.knowledge.resolutions import apply_verdict
-from streams.knowledge.store import KnowledgeStore
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
 from topics.catalog import KNOWLEDGE_RESOLUTIONS, MEMORY_UPDATES
 
+if TYPE_CHECKING:
+    from streams.knowledge.store import KnowledgeStore
+
 
 def attach_resolutions_agent(
-    app: faust.App, store: KnowledgeStore, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
+    app: faust.App,
+    store: Callable[[], Awaitable[KnowledgeStore]],
+    settings: Settings,
+    emit: Emit,
+    metrics: WorkerMetrics | None = None,
 ) -> faust.types.AgentT:
     async def handle(record: Record) -> None:
         verdict = decode_event(record.value, ResolutionVerdict)
-        updates = await asyncio.to_thread(apply_verdict, store, verdict, settings.memory_conflict_decay)
+        updates = await asyncio.to_thread(apply_verdict, await store(), verdict, settings.memory_conflict_decay)
         for update in updates:
             await emit(MEMORY_UPDATES, update.entry_id.encode(), update)
 

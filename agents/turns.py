@@ -9,6 +9,9 @@ sends them again.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 import faust
 
 from agents.records import Emit, Record, attach_record_agent, json_table
@@ -17,8 +20,10 @@ from models.replay import StoredSession, TurnOutputs
 from streams.deadletters import check_text_size, decode_event
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
-from streams.turns import TurnPipeline
 from topics.catalog import ALERTS, CONFLICTS, SCORES, TURNS
+
+if TYPE_CHECKING:
+    from streams.turns import TurnPipeline
 
 SESSIONS_TABLE = "sessions"
 
@@ -34,9 +39,14 @@ async def send_outputs(emit: Emit, session_id: str, outputs: TurnOutputs) -> Non
 
 
 def attach_turn_agent(
-    app: faust.App, pipeline: TurnPipeline, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
+    app: faust.App,
+    pipeline: Callable[[], Awaitable[TurnPipeline]],
+    settings: Settings,
+    emit: Emit,
+    metrics: WorkerMetrics | None = None,
 ) -> faust.types.AgentT:
-    """Declare the sessions table and the turn agent on `app`; returns the agent."""
+    """Declare the sessions table and the turn agent on `app`; returns the agent. `pipeline()`
+    gives the turn pipeline once it is loaded (agents/loading.py)."""
     sessions = json_table(app, SESSIONS_TABLE, settings)
     if metrics is not None:
         metrics.count_sessions(lambda: len(sessions))
@@ -46,7 +56,7 @@ def attach_turn_agent(
         check_text_size(turn.text, settings.max_text_chars)
         raw = sessions.get(turn.session_id)
         stored = StoredSession.load(raw) if raw else None
-        outcome = await pipeline.process(stored.state if stored else None, turn)
+        outcome = await (await pipeline()).process(stored.state if stored else None, turn)
         if outcome.duplicate:
             replayed = stored.outputs_of(record.partition, record.offset) if stored else None
             if replayed is not None:  # this very record again (a replay after a crash): same outputs, same ids

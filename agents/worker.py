@@ -1,53 +1,72 @@
-"""Assemble one worker: the faust app, the shared NLI micro-batcher, and every agent."""
+"""Assemble one worker: the faust app and every agent its roles run. The models, then the
+knowledge store, load in a thread meanwhile (agents/loading.py)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import faust
 
 from agents.broker_watch import attach_broker_watch
 from agents.endpoints import attach_endpoints
 from agents.knowledge import attach_knowledge_agent
+from agents.loading import Loading
 from agents.rates import attach_rate_agents
 from agents.records import topic_emitter
 from agents.resolutions import attach_resolutions_agent
 from agents.turns import attach_turn_agent
 from streams.app import create_app
-from streams.knowledge.pipeline import KnowledgePipeline
-from streams.metrics.rates import RateMonitor
+from streams.metrics.rates import RateMonitor, rate_settings
 from streams.observability.metrics import WorkerMetrics
-from streams.services import (
-    knowledge_settings,
-    load_components,
-    nli_batcher,
-    open_store,
-    rate_settings,
-    turn_services,
-    turn_settings,
-)
 from streams.settings import Settings
-from streams.turns import TurnPipeline
+
+if TYPE_CHECKING:
+    from streams.services import KnowledgeServices, ModelServices
+
+
+def start_loading(settings: Settings, metrics: WorkerMetrics) -> list[Loading]:
+    """Start loading what the roles need: the models first, then the knowledge store (whose
+    LanceDB import is slow), so that turns need not wait for the store. The services are
+    imported here, in the loading thread: their imports (spaCy, ONNX Runtime, LanceDB) are
+    most of a worker's start-up."""
+
+    def models() -> ModelServices:
+        from streams.services import load_models
+
+        return load_models(settings, metrics.observe_nli_batch)
+
+    loading_models = Loading(models, "the models")
+    if "knowledge" not in settings.roles:
+        return [loading_models]
+
+    def knowledge() -> KnowledgeServices:
+        from streams.services import open_knowledge
+
+        return open_knowledge(settings, loading_models.result())
+
+    return [loading_models, Loading(knowledge, "the knowledge store")]
 
 
 def build_worker(settings: Settings) -> faust.App:
-    """Load the models its roles need (failing early with a clear error), then declare the agents."""
+    """Declare the agents of the worker's roles; their models load in a thread meanwhile."""
     metrics = WorkerMetrics()
     app = create_app(settings)
     emit = topic_emitter(app, settings, metrics)
+    loading: list[Loading] = []
     if "turns" in settings.roles or "knowledge" in settings.roles:
-        components = load_components(settings)
-        batcher = nli_batcher(components, settings, metrics.observe_nli_batch)
-        services = turn_services(components, score=batcher.score)
+        loading = start_loading(settings, metrics)
+        for part in loading:
+            part.watch(app)
+        models = loading[0]
         if "turns" in settings.roles:
-            attach_turn_agent(app, TurnPipeline(services, turn_settings(settings)), settings, emit, metrics)
+            attach_turn_agent(app, models.part(lambda built: built.turns), settings, emit, metrics)
         if "knowledge" in settings.roles:
-            assert services.embed is not None
-            store = open_store(settings)
-            knowledge = KnowledgePipeline(store, batcher.score, services.embed, knowledge_settings(settings))
-            attach_knowledge_agent(app, knowledge, settings, emit, metrics)
-            attach_resolutions_agent(app, store, settings, emit, metrics)
+            knowledge = loading[1]
+            attach_knowledge_agent(app, knowledge.part(lambda built: built.pipeline), settings, emit, metrics)
+            attach_resolutions_agent(app, knowledge.part(lambda built: built.store), settings, emit, metrics)
     if "rates" in settings.roles:
         attach_rate_agents(app, RateMonitor(rate_settings(settings)), settings, emit, metrics)
     broker = attach_broker_watch(app, settings)
     if settings.web_enabled:
-        attach_endpoints(app, metrics, broker)
+        attach_endpoints(app, metrics, broker, loading)
     return app

@@ -76,10 +76,11 @@ class ChaosConfig:
 class RunOutputs:
     """Every output record one run read, in arrival order."""
 
-    records: list[tuple[float, str, dict]] = field(default_factory=list)  # (arrived, topic, event)
+    records: list[tuple[float, str, dict]] = field(default_factory=list)  # (sent at, topic, event)
 
     def first_after(self, t: float) -> float | None:
-        return next((arrived for arrived, _, _ in self.records if arrived > t), None)
+        """When the first output sent after `t` (seconds since the epoch) was sent."""
+        return min((sent for sent, _, _ in self.records if sent > t), default=None)
 
     def scored(self) -> set[str]:
         return {event["event_id"] for _, topic, event in self.records if topic == SCORES.name}
@@ -106,8 +107,8 @@ class ChaosReport:
     differing_duplicates: int
     sessions: int
     differing_sessions: list[str]
-    missing_ids: int
-    extra_ids: int
+    missing_ids: list[str]  # "topic id: what", in the reference only
+    extra_ids: list[str]  # in the chaos run only
     kill_to_output_s: list[float]
     readyz_during_outage: dict[int, int] = field(default_factory=dict)  # status -> samples
 
@@ -123,7 +124,9 @@ class ChaosReport:
             f"duplicate records (same id)     : {self.duplicates}, of which differing from the first copy: "
             f"{self.differing_duplicates}",
             f"sessions differing from the ref : {len(self.differing_sessions)} of {self.sessions}",
-            f"output ids missing / extra      : {self.missing_ids} / {self.extra_ids}",
+            f"output ids missing / extra      : {len(self.missing_ids)} / {len(self.extra_ids)}",
+            *(f"  missing {line}" for line in self.missing_ids[:10]),
+            *(f"  extra   {line}" for line in self.extra_ids[:10]),
         ]
         if kills:
             out.append(
@@ -197,10 +200,12 @@ class Harness:
         self.worker.start()
 
     def kill_worker(self) -> float:
+        """SIGKILL the worker; returns when it died, in seconds since the epoch (the clock
+        of the outputs' timestamps)."""
         assert self.worker.proc is not None
         self.worker.proc.kill()  # SIGKILL to our own child, by pid
         self.worker.proc.wait()
-        return time.monotonic()
+        return time.time()
 
     def supervise(self) -> None:
         """Restart the worker if it exited (as a supervisor would)."""
@@ -213,8 +218,8 @@ class Harness:
             try:
                 async with OutputReader(self.settings, [spec.name for spec in OUTPUT_TOPICS]) as reader:
                     while not stop.is_set():
-                        for topic, _key, value in await reader.poll(0.2):
-                            self.outputs.records.append((time.monotonic(), topic, orjson.loads(value)))
+                        for topic, _key, value, sent in await reader.poll_timed(0.2):
+                            self.outputs.records.append((sent, topic, orjson.loads(value)))
             except (KafkaError, BrokerUnavailable, OSError):
                 await asyncio.sleep(0.5)  # the broker is away; read again when it is back
 
@@ -280,6 +285,8 @@ class Harness:
 
 
 async def _first_output(harness: Harness, after: float, timeout_s: float) -> float | None:
+    """When the first output sent after `after` (seconds since the epoch) was sent, once the
+    reader has it; None after `timeout_s`."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         first = harness.outputs.first_after(after)
@@ -317,7 +324,7 @@ async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[by
         producer = asyncio.create_task(
             harness.produce(turn_stream(config.sessions, config.seed), sent, config.rate, stop_producing)
         )
-        started = time.monotonic()
+        started = time.time()
         if await _first_output(harness, started, config.settle_timeout_s) is None:
             raise RuntimeError(f"the worker produced nothing:\n{harness.worker.log_tail()}")
         for n in range(config.kills):
@@ -364,13 +371,20 @@ async def reference_run(config: ChaosConfig, lines: list[bytes]) -> RunOutputs:
     return harness.outputs
 
 
+def described(key: tuple[str, str], event: dict) -> str:
+    """One output for the report: its topic, id and what it says."""
+    topic, event_id = key
+    what = event.get("message") or event.get("error") or event.get("session_id") or ""
+    return f"{topic} {event_id}: {what}"
+
+
 def compare(
     lines: list[bytes], chaos: RunOutputs, reference: RunOutputs, kills: list[float], readyz: dict
 ) -> ChaosReport:
     assistant = [e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"]
     scored = chaos.scored()
     copies = chaos.by_id()
-    ref_ids = set(reference.by_id())
+    ref_copies = reference.by_id()
     finals, ref_finals = chaos.final_states(), reference.final_states()
     sessions = {e["session_id"] for e in map(orjson.loads, lines)}
     return ChaosReport(
@@ -380,8 +394,8 @@ def compare(
         differing_duplicates=sum(len({canonical(e) for e in v}) > 1 for v in copies.values()),
         sessions=len(sessions),
         differing_sessions=sorted(s for s in sessions if finals.get(s) != ref_finals.get(s)),
-        missing_ids=len(ref_ids - set(copies)),
-        extra_ids=len(set(copies) - ref_ids),
+        missing_ids=[described(key, ref_copies[key][0]) for key in ref_copies.keys() - copies.keys()],
+        extra_ids=[described(key, copies[key][0]) for key in copies.keys() - ref_copies.keys()],
         kill_to_output_s=kills,
         readyz_during_outage=readyz,
     )

@@ -150,5 +150,10 @@ class OutputReader:
 
     async def poll(self, timeout_s: float) -> list[tuple[str, bytes | None, bytes | None]]:
         """(topic, key, value) of the records that arrive within `timeout_s`, in order per partition."""
+        return [(topic, key, value) for topic, key, value, _ in await self.poll_timed(timeout_s)]
+
+    async def poll_timed(self, timeout_s: float) -> list[tuple[str, bytes | None, bytes | None, float]]:
+        """As `poll`, with each record's timestamp (seconds since the epoch; the producer's
+        send time unless the topic keeps the broker's append time)."""
         batches = await self.consumer.getmany(timeout_ms=int(timeout_s * 1000))
-        return [(r.topic, r.key, r.value) for records in batches.values() for r in records]
+        return [(r.topic, r.key, r.value, r.timestamp / 1000.0) for records in batches.values() for r in records]

@@ -13,13 +13,12 @@ import numpy as np
 from streams.embeddings import SentenceEmbedder, shared_embedder
 from streams.extract.entities import EntityExtractor, load_entity_extractor
 from streams.knowledge.memory import MemoryPolicy
-from streams.knowledge.pipeline import KnowledgeSettings
+from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
 from streams.knowledge.store import KnowledgeStore
-from streams.metrics.rates import RateSettings
 from streams.nli.batcher import MicroBatcher
 from streams.nli.scorer import NLIScorer, load_scorer
 from streams.settings import Settings
-from streams.turns import ScoreFn, TurnServices, TurnSettings
+from streams.turns import ScoreFn, TurnPipeline, TurnServices, TurnSettings
 
 
 @dataclass
@@ -41,6 +40,40 @@ def load_components(settings: Settings) -> Components:
         threads=settings.nli_threads,
     )
     return Components(scorer, load_entity_extractor(settings.ner_model), shared_embedder())
+
+
+@dataclass
+class ModelServices:
+    """A worker's loaded models around one shared NLI micro-batcher, and its turn pipeline."""
+
+    batcher: MicroBatcher
+    calls: TurnServices
+    turns: TurnPipeline
+
+
+@dataclass
+class KnowledgeServices:
+    """The knowledge store and the pipeline that prechecks writes against it."""
+
+    store: KnowledgeStore
+    pipeline: KnowledgePipeline
+
+
+def load_models(settings: Settings, observe_batch: Callable[[int, float], None] | None = None) -> ModelServices:
+    """Load the models and put the turn pipeline together around one NLI micro-batcher."""
+    components = load_components(settings)
+    batcher = nli_batcher(components, settings, observe_batch)
+    calls = turn_services(components, score=batcher.score)
+    return ModelServices(batcher, calls, TurnPipeline(calls, turn_settings(settings)))
+
+
+def open_knowledge(settings: Settings, models: ModelServices) -> KnowledgeServices:
+    """Open the knowledge store (importing LanceDB takes seconds) and its pipeline, sharing
+    the models' micro-batcher and embedder."""
+    assert models.calls.embed is not None
+    store = open_store(settings)
+    pipeline = KnowledgePipeline(store, models.batcher.score, models.calls.embed, knowledge_settings(settings))
+    return KnowledgeServices(store, pipeline)
 
 
 def nli_batcher(
@@ -107,19 +140,6 @@ def turn_settings(settings: Settings) -> TurnSettings:
         slope_threshold=settings.slope_threshold,
         slope_min_turns=settings.slope_min_turns,
         repetition_limit=settings.repetition_limit,
-    )
-
-
-def rate_settings(settings: Settings) -> RateSettings:
-    """The windowed contradiction-rate detectors' part of the settings."""
-    return RateSettings(
-        caution=settings.k_conflict_caution,
-        failure=settings.k_conflict_failure,
-        min_pairs=settings.rate_min_pairs,
-        alpha=settings.rate_ewma_alpha,
-        sigmas=settings.rate_ewma_sigmas,
-        min_rise=settings.rate_ewma_min_rise,
-        warmup=settings.rate_ewma_warmup,
     )
 
 

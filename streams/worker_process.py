@@ -7,6 +7,9 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 
@@ -40,6 +43,27 @@ class WorkerProcess:
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def ready(self) -> bool:
+        """Whether the worker's /readyz answers 200: it joined its group, recovered its tables,
+        loaded its models and reached the broker."""
+        url = f"http://127.0.0.1:{self.overrides['web_port']}/readyz"
+        try:
+            with urllib.request.urlopen(url, timeout=2.0) as response:
+                return response.status == 200
+        except (urllib.error.URLError, OSError):  # 503 (HTTPError is a URLError), or not listening yet
+            return False
+
+    def wait_ready(self, timeout_s: float) -> WorkerProcess:
+        """Block until `ready()`; RuntimeError with the log's tail if the worker exits or the
+        time runs out. Needs the worker's web server (`web_port` in the overrides)."""
+        deadline = time.monotonic() + timeout_s
+        while not self.ready():
+            if not self.alive or time.monotonic() > deadline:
+                state = "exited" if not self.alive else f"not ready after {timeout_s:g} s"
+                raise RuntimeError(f"worker {state}:\n{self.log_tail()}")
+            time.sleep(0.2)
+        return self
 
     def log_tail(self, lines: int = 30) -> str:
         try:

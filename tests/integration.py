@@ -23,17 +23,16 @@ def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, 
 
 
 def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 300.0) -> WorkerProcess:
-    """A worker process, returned once it has joined its group and recovered its tables."""
+    """A worker process, returned once /readyz says it is ready: it has joined its group,
+    recovered its tables and loaded its models."""
     settings = Settings(**overrides)
     asyncio.run(ensure_topics(settings, ALL_TOPICS))
     worker = WorkerProcess(overrides, log, loglevel="info").start()
-    deadline = time.monotonic() + ready_timeout_s
-    while "Worker]: Ready" not in (log.read_text(errors="replace") if log.exists() else ""):
-        if not worker.alive or time.monotonic() > deadline:
-            worker.stop()
-            raise AssertionError(f"worker not ready:\n{worker.log_tail()}")
-        time.sleep(0.2)
-    return worker
+    try:
+        return worker.wait_ready(ready_timeout_s)
+    except RuntimeError as exc:
+        worker.stop()
+        raise AssertionError(str(exc)) from exc
 
 
 def turn_line(session: str, index: int, text: str, role: str = "assistant", event_id: str | None = None) -> bytes:

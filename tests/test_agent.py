@@ -37,7 +37,11 @@ def harness(tmp_path: Path):
         sent.append((spec.name, key, event))
 
     pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
-    agent = attach_turn_agent(app, pipeline, settings, emit)
+
+    async def loaded() -> TurnPipeline:
+        return pipeline
+
+    agent = attach_turn_agent(app, loaded, settings, emit)
     return app, agent, sent
 
 

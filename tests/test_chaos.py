@@ -36,5 +36,5 @@ def test_three_kills_lose_nothing(tiny_onnx: Path, tmp_path: Path) -> None:
     assert report.lost == [], summary
     assert report.differing_duplicates == 0, summary
     assert report.differing_sessions == [], summary
-    assert report.missing_ids == 0 and report.extra_ids == 0, summary
+    assert report.missing_ids == [] and report.extra_ids == [], summary
     assert len(report.kill_to_output_s) == 3, summary

@@ -12,13 +12,12 @@ import pytest
 from models.events import KnowledgeWrite
 from streams.embeddings import shared_embedder
 from streams.knowledge.lance import LanceStore
-from streams.knowledge.memory import MemoryValue
+from streams.knowledge.memory import MemoryValue, slot_key
 from streams.knowledge.pipeline import (
     KnowledgePipeline,
     KnowledgeSettings,
     format_report,
     knowledge_conflicts,
-    slot_key,
 )
 
 CONTRA, NEUTRAL = [0.02, 0.08, 0.9], [0.1, 0.8, 0.1]

@@ -1,10 +1,12 @@
-"""/readyz's verdict (agents/endpoints.py): not ready, with the reason, while the broker is
-unreachable or the latest offset commit failed."""
+"""/readyz's verdict (agents/endpoints.py): not ready, with the reason, while the models load,
+the broker is unreachable or the latest offset commit failed."""
 
+import threading
 from pathlib import Path
 
 from agents.broker_watch import BrokerStatus
 from agents.endpoints import not_ready_because
+from agents.loading import Loading
 from streams.app import create_app
 from streams.settings import Settings
 
@@ -22,3 +24,17 @@ def test_readiness_names_what_is_wrong(tmp_path: Path) -> None:
     assert "offset commit failed: KafkaConnectionError" in (not_ready_because(app, broker, started=True) or "")
     app.consumer.commit_health.record(True)
     assert not_ready_because(app, broker, started=True) is None
+
+
+def test_not_ready_while_the_models_load(tmp_path: Path) -> None:
+    app = create_app(Settings(broker_url="kafka://127.0.0.1:1", web_enabled=False, data_dir=tmp_path))
+    broker = BrokerStatus()
+    broker.update(None)
+    release = threading.Event()
+    models = Loading(lambda: release.wait(10.0), "the models")
+    store = Loading(lambda: models.result(), "the knowledge store")
+    reason = not_ready_because(app, broker, started=True, loading=[models, store])
+    assert reason == "loading the models and the knowledge store"
+    release.set()
+    store.result()
+    assert not_ready_because(app, broker, started=True, loading=[models, store]) is None

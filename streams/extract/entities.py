@@ -53,6 +53,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
 from streams.extract import entity_rules as rules
+from streams.extract.drug_dictionary import drug_spans, drug_variants
 
 logger = logging.getLogger(__name__)
 
@@ -73,10 +74,10 @@ _STOP_WORDS = STOP_WORDS - {"back", "front", "side", "top", "bottom"}
 @Language.factory("contraflow_drug_names")
 def _make_drug_names(nlp: Language, name: str) -> Callable[[Doc], Doc]:
     """A pipeline component adding MEDICATION entities from the drug-named-entity-recognition dictionary."""
-    from drug_named_entity_recognition import find_drugs  # loads the dictionary once (a few seconds)
+    drug_variants()  # loads the dictionary once (about a second)
 
     def add_drug_names(doc: Doc) -> Doc:
-        found = [Span(doc, start, end, label="MEDICATION") for _, start, end in find_drugs([t.text for t in doc])]
+        found = [Span(doc, start, end, label="MEDICATION") for start, end in drug_spans([t.text for t in doc])]
         doc.ents = filter_spans([*doc.ents, *found])  # on overlap the longer span wins, then the ruler's
         return doc
 

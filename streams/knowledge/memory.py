@@ -261,3 +261,8 @@ def _utc(moment: datetime) -> datetime:
 
 def _normalise(text: str) -> str:
     return text.strip().casefold()
+
+
+def slot_key(tenant: str | None, subject: str, predicate: str) -> str:
+    """The key of a structured-memory slot."""
+    return f"{tenant or ''}\x1f{subject.strip().lower()}\x1f{predicate.strip().lower()}"

@@ -113,11 +113,6 @@ class KnowledgeOutcome:
     slot_value: MemoryValue | None = None
 
 
-def slot_key(tenant: str | None, subject: str, predicate: str) -> str:
-    """The key of a structured-memory slot."""
-    return f"{tenant or ''}\x1f{subject.strip().lower()}\x1f{predicate.strip().lower()}"
-
-
 class KnowledgePipeline:
     """Prechecks and stores knowledge writes; NLI through `score`, vectors through `embed`."""
 

@@ -30,6 +30,7 @@ from models.events import ConflictStatus, DriftAlert, RateSample, ScoreEvent
 from models.ids import stable_id
 from models.state import RateWindowState
 from streams.metrics.conflict import conflict_status
+from streams.settings import Settings
 
 SEVERITY = {ConflictStatus.passing: 0, ConflictStatus.caution: 1, ConflictStatus.failure: 2}
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -44,6 +45,19 @@ class RateSettings:
     sigmas: float = 3.0
     min_rise: float = 0.03
     warmup: int = 5
+
+
+def rate_settings(settings: Settings) -> RateSettings:
+    """The windowed contradiction-rate detectors' part of the settings."""
+    return RateSettings(
+        caution=settings.k_conflict_caution,
+        failure=settings.k_conflict_failure,
+        min_pairs=settings.rate_min_pairs,
+        alpha=settings.rate_ewma_alpha,
+        sigmas=settings.rate_ewma_sigmas,
+        min_rise=settings.rate_ewma_min_rise,
+        warmup=settings.rate_ewma_warmup,
+    )
 
 
 def rate_samples(score: ScoreEvent) -> list[RateSample]:

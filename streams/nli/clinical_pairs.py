@@ -22,16 +22,14 @@ Everything is drawn from one seeded random generator.
 
 from __future__ import annotations
 
-import bz2
 import functools
-import importlib.resources
-import pickle
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from streams.extract.drug_dictionary import load_drug_dictionary
 from streams.nli.data import NLIExample
 
 SOURCE = "clinical"
@@ -44,9 +42,7 @@ NOT_GENERIC = frozenset({"buscopan", "fybogel", "gaviscon"})
 def common_drug_names() -> tuple[str, ...]:
     """One-word generic names with an NHS medicines page, plus their one-word generic
     synonyms (paracetamol), from the drug-named-entity-recognition dictionary."""
-    path = importlib.resources.files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2"
-    with path.open("rb") as raw, bz2.open(raw) as handle:
-        dictionary = pickle.load(handle)  # the package's own data file, read as the package reads it
+    dictionary = load_drug_dictionary()
     canonical = dictionary["drug_canonical_to_data"]
     word = re.compile(r"[a-z]+")
     names = {name for name, data in canonical.items() if word.fullmatch(name) and "nhs_url" in data} - NOT_GENERIC
