@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -171,3 +171,9 @@ class Settings(BaseSettings):
         """host:port entries of broker_url."""
         url = self.broker_url.split("://", 1)[-1]
         return [part.strip() for part in url.replace(",", ";").split(";") if part.strip()]
+
+
+def default(name: str) -> Any:
+    """The default of one setting: the one place defaults live. The core's own settings
+    classes (TurnSettings, RateSettings) take theirs from here."""
+    return Settings.model_fields[name].default

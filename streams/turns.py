@@ -47,6 +47,7 @@ from streams.metrics.conflict import conflict_status, is_sampled_pair
 from streams.metrics.drift import drift_slope, recall_at
 from streams.metrics.ncp import ncp
 from streams.metrics.recall import entity_scores
+from streams.settings import default
 from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs
 
 ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
@@ -60,23 +61,23 @@ EMBEDDING_CACHE = 4096  # claim embeddings a pipeline keeps
 
 @dataclass(frozen=True)
 class TurnSettings:
-    """The part of the settings the turn pipeline uses."""
+    """The part of the settings the turn pipeline uses (defaults: streams/settings.py)."""
 
-    stride: int = 2
-    caution: float = 0.05
-    failure: float = 0.10
-    advice_history: int = 20
-    dedup_window: int = 256
-    compare: str = "advice"
-    global_window: int = 20
-    verdict: str = "regimen"
-    contradiction_threshold: float = 0.9
-    topic_similarity: float = 1.0
-    recall_gate: float = 0.70
-    recall_turn: int = 10
-    slope_threshold: float = -0.05
-    slope_min_turns: int = 3
-    repetition_limit: float = 0.30
+    stride: int = default("stride")
+    caution: float = default("k_conflict_caution")
+    failure: float = default("k_conflict_failure")
+    advice_history: int = default("advice_history")
+    dedup_window: int = default("dedup_window")
+    compare: str = default("compare")
+    global_window: int = default("global_window")
+    verdict: str = default("verdict")
+    contradiction_threshold: float = default("contradiction_threshold")
+    topic_similarity: float = default("topic_similarity")
+    recall_gate: float = default("recall_gate")
+    recall_turn: int = default("recall_turn")
+    slope_threshold: float = default("slope_threshold")
+    slope_min_turns: int = default("slope_min_turns")
+    repetition_limit: float = default("repetition_limit")
 
 
 @dataclass(frozen=True)

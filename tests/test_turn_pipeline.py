@@ -210,3 +210,13 @@ async def test_repetitive_text_is_cleaned_for_the_history_only() -> None:
     assert score.cleaned and score.repetition_ratio > 0.3
     assert score.advice == extract_advice(text)  # metrics: the raw text
     assert state.advice_history[-1].text == "Take aspirin daily."  # history: the cleaned one
+
+
+def test_a_bare_pipeline_uses_the_service_defaults() -> None:
+    from streams.metrics.rates import RateSettings, rate_settings
+    from streams.services import turn_settings
+    from streams.settings import Settings
+
+    defaults = Settings.model_construct()  # the declared defaults, whatever the environment says
+    assert TurnSettings() == turn_settings(defaults)
+    assert RateSettings() == rate_settings(defaults)

@@ -30,7 +30,7 @@ from models.events import ConflictStatus, DriftAlert, RateSample, ScoreEvent
 from models.ids import stable_id
 from models.state import RateWindowState
 from streams.metrics.conflict import conflict_status
-from streams.settings import Settings
+from streams.settings import Settings, default
 
 SEVERITY = {ConflictStatus.passing: 0, ConflictStatus.caution: 1, ConflictStatus.failure: 2}
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -38,13 +38,15 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 @dataclass(frozen=True)
 class RateSettings:
-    caution: float = 0.05
-    failure: float = 0.10
-    min_pairs: int = 20
-    alpha: float = 0.3
-    sigmas: float = 3.0
-    min_rise: float = 0.03
-    warmup: int = 5
+    """The windowed detectors' settings (defaults: streams/settings.py)."""
+
+    caution: float = default("k_conflict_caution")
+    failure: float = default("k_conflict_failure")
+    min_pairs: int = default("rate_min_pairs")
+    alpha: float = default("rate_ewma_alpha")
+    sigmas: float = default("rate_ewma_sigmas")
+    min_rise: float = default("rate_ewma_min_rise")
+    warmup: int = default("rate_ewma_warmup")
 
 
 def rate_settings(settings: Settings) -> RateSettings:
