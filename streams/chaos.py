@@ -106,9 +106,10 @@ class ChaosReport:
     duplicates: int
     differing_duplicates: int
     sessions: int
-    differing_sessions: list[str]
+    differing_sessions: list[str]  # session: final state of the chaos run vs the reference's
     missing_ids: list[str]  # "topic id: what", in the reference only
     extra_ids: list[str]  # in the chaos run only
+    differing_outputs: list[str]  # same id in both runs, other content: the first field that differs
     kill_to_output_s: list[float]
     readyz_during_outage: dict[int, int] = field(default_factory=dict)  # status -> samples
 
@@ -124,9 +125,12 @@ class ChaosReport:
             f"duplicate records (same id)     : {self.duplicates}, of which differing from the first copy: "
             f"{self.differing_duplicates}",
             f"sessions differing from the ref : {len(self.differing_sessions)} of {self.sessions}",
+            *(f"  {line}" for line in self.differing_sessions[:10]),
             f"output ids missing / extra      : {len(self.missing_ids)} / {len(self.extra_ids)}",
             *(f"  missing {line}" for line in self.missing_ids[:10]),
             *(f"  extra   {line}" for line in self.extra_ids[:10]),
+            f"same id, other content than ref : {len(self.differing_outputs)}",
+            *(f"  {line}" for line in self.differing_outputs[:10]),
         ]
         if kills:
             out.append(
@@ -212,6 +216,13 @@ class Harness:
         if not self.worker.alive:
             self.restarts += 1
             self.worker.start()
+
+    async def keep_supervising(self, stop: asyncio.Event) -> None:
+        """Restart the worker whenever it exits (after a kill, or when it stops itself, for
+        example on a failed send during an outage) until `stop`."""
+        while not stop.is_set():
+            self.supervise()
+            await asyncio.sleep(0.2)
 
     async def read(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -321,6 +332,7 @@ async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[by
         harness.start_worker()
         stop_reading, stop_producing = asyncio.Event(), asyncio.Event()
         reader = asyncio.create_task(harness.read(stop_reading))
+        supervisor = asyncio.create_task(harness.keep_supervising(stop_reading))
         producer = asyncio.create_task(
             harness.produce(turn_stream(config.sessions, config.seed), sent, config.rate, stop_producing)
         )
@@ -349,6 +361,7 @@ async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[by
         await harness.wait_scored(sent, config.settle_timeout_s)
         stop_reading.set()
         await reader
+        await supervisor
     finally:
         harness.close()
     return sent, harness.outputs, kill_times, readyz
@@ -378,6 +391,25 @@ def described(key: tuple[str, str], event: dict) -> str:
     return f"{topic} {event_id}: {what}"
 
 
+def content_differences(copies: dict[tuple[str, str], list[dict]], ref: dict[tuple[str, str], list[dict]]) -> list[str]:
+    """Outputs both runs published under one id but with other content, in turn order:
+    topic, id, and the first field that differs with both values."""
+    found = []
+    for key in copies.keys() & ref.keys():
+        ours, theirs = copies[key][0], ref[key][0]
+        if canonical(ours) == canonical(theirs):
+            continue
+        field_name = next(
+            f
+            for f in sorted(ours.keys() | theirs.keys())
+            if canonical({f: ours.get(f)}) != canonical({f: theirs.get(f)})
+        )
+        order = (str(ours.get("session_id")), ours.get("turn_index") or 0)
+        values = f"{ours.get(field_name)!r} vs ref {theirs.get(field_name)!r}"
+        found.append((order, f"{key[0]} {key[1]} ({order[0]} turn {order[1]}): {field_name} {values}"))
+    return [line for _, line in sorted(found)]
+
+
 def compare(
     lines: list[bytes], chaos: RunOutputs, reference: RunOutputs, kills: list[float], readyz: dict
 ) -> ChaosReport:
@@ -393,9 +425,14 @@ def compare(
         duplicates=sum(len(v) - 1 for v in copies.values()),
         differing_duplicates=sum(len({canonical(e) for e in v}) > 1 for v in copies.values()),
         sessions=len(sessions),
-        differing_sessions=sorted(s for s in sessions if finals.get(s) != ref_finals.get(s)),
+        differing_sessions=[
+            f"{s}: {dict(zip(STATE_FIELDS, finals.get(s, ()), strict=False))} vs ref {ref_finals.get(s)}"
+            for s in sorted(sessions)
+            if finals.get(s) != ref_finals.get(s)
+        ],
         missing_ids=[described(key, ref_copies[key][0]) for key in ref_copies.keys() - copies.keys()],
         extra_ids=[described(key, copies[key][0]) for key in copies.keys() - ref_copies.keys()],
+        differing_outputs=content_differences(copies, ref_copies),
         kill_to_output_s=kills,
         readyz_during_outage=readyz,
     )

@@ -135,6 +135,7 @@ class OutputReader:
             auto_offset_reset="earliest",
             enable_auto_commit=False,
             metadata_max_age_ms=2000,
+            fetch_max_wait_ms=settings.fetch_max_wait_ms,  # as the worker: a broker may not end a waiting fetch early
         )
 
     async def __aenter__(self) -> OutputReader:

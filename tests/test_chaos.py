@@ -15,11 +15,6 @@ from streams.chaos import ChaosConfig, run
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.xfail(
-    reason="open in issue 16: nothing lost and every session equal to the reference, but a chaos run "
-    "published 2 output ids the run without kills did not (2026-11-23); to be traced",
-    strict=False,
-)
 def test_three_kills_lose_nothing(tiny_onnx: Path, tmp_path: Path) -> None:
     config = ChaosConfig(
         kills=3,
