@@ -11,3 +11,31 @@ def test_a_question_is_not_a_fact_even_when_it_opens_with_a_connective() -> None
 def test_a_fact_followed_by_a_question_is_still_a_fact() -> None:
     facts = user_facts("I found out I'm pregnant, is that still OK?")
     assert [f.reason for f in facts] == ["pregnancy"]
+
+
+def test_another_medication_is_a_fact_only_when_it_is_named() -> None:
+    assert [f.reason for f in user_facts("Oh, my GP also started me on fluoxetine 20 mg last week.")] == ["medication"]
+    assert [f.reason for f in user_facts("I also take amlodipine and furosemide.")] == ["medication"]
+    assert user_facts("I take it at 7am.") == []  # how they take the drug under discussion: nothing new
+    assert user_facts("I started on Monday so I'll be done Friday, yeah?") == []
+
+
+def test_asking_leave_and_what_one_believed_are_not_facts() -> None:
+    assert user_facts("I've also got a cold, can I take Lemsip or ibuprofen?") == []
+    assert user_facts("I thought you weren't meant to take it in pregnancy.") == []
+    assert user_facts("I've read that it's bad for the kidneys.") == []
+    assert [f.reason for f in user_facts("Actually, I did a pregnancy test this morning and it's positive!")] == [
+        "pregnancy"
+    ]
+
+
+def test_reactions_diagnoses_and_new_symptoms_in_everyday_words() -> None:
+    reasons = [
+        ("I came out in a big itchy rash all over when I had penicillin.", "allergy"),
+        ("My GP did tell me I've got an enlarged prostate.", "diagnosis"),
+        ("They said it's an inguinal hernia.", "diagnosis"),
+        ("The last time I took it I got really wheezy.", "side_effect"),
+        ("She's had a dry tickly cough for about a month.", "side_effect"),
+    ]
+    for text, reason in reasons:
+        assert [f.reason for f in user_facts(text)] == [reason], text

@@ -2,10 +2,12 @@
 advice (a revision) rather than make it a flip-flop.
 
 A fact is a sentence of a user turn that tells of pregnancy or breastfeeding, a
-diagnosis, an allergy or reaction, another medication, a test result or reading, an age
-or weight, or a side effect or new symptom. Push-back that brings no fact ("Are you
-sure? My friend says it's fine") is not one, and neither is a hypothetical ("What if I
-get pregnant?")."""
+diagnosis, an allergy or reaction, another medication (named: "my GP started me on
+fluoxetine"; "I take it at 7am" names none), a test result or reading, an age or weight,
+or a side effect or new symptom. Push-back that brings no fact ("Are you sure? My friend
+says it's fine"; "I thought you weren't meant to take it in pregnancy") is not one, and
+neither is a hypothetical ("What if I get pregnant?") or a request ("can I take
+ibuprofen?")."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from streams.extract.advice import split_sentences
+from streams.extract.drug_dictionary import drug_spans
 
 _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
 FACT_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -25,6 +28,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "diagnosis": re.compile(
         r"\b(?:diagnosed|diagnosis|(?:told|said)\s+(?:me\s+)?(?:that\s+)?(?:i|he|she)\s+(?:have|has|had)|"
         r"turns\s+out\s+(?:i|he|she)|found\s+out\s+(?:i|he|she)|history\s+of|"
+        r"(?:tell|told|said)\s+(?:me\s+|him\s+|her\s+)?(?:that\s+)?(?:i've|i\s+have|he's|she's|it's|it\s+is)\s+(?:got\s+)?(?:a|an)\s+|"
         + _I
         + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
         r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
@@ -33,7 +37,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "allergy": re.compile(
         r"\b(?:allergic|allergy|allergies|anaphylaxis|anaphylactic|(?:bad\s+|a\s+)?reaction\s+to|"
-        r"hives\s+(?:after|from|when)|rash\s+(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
+        r"hives\b[^.]{0,30}\b(?:after|from|when)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
         re.IGNORECASE,
     ),
     "medication": re.compile(
@@ -60,7 +64,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"since\s+(?:i|he|she)\s+(?:started|began)|(?:i've|i\s+have|he's|she's|i'm|i\s+am|i\s+keep|"
         r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)|"
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
-        r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up)\b",
+        r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
+        r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough)\b",
         re.IGNORECASE,
     ),
 }
@@ -83,6 +88,33 @@ _OTHERS = re.compile(
 )
 
 
+# what the user believed or heard is push-back, not a new fact about the person
+_BELIEF = re.compile(
+    r"\b(?:i|we)\s+(?:thought|heard|read|believed|assumed|was\s+under\s+the\s+impression)\b|"
+    r"\b(?:i've|we've)\s+(?:read|heard)\b",
+    re.IGNORECASE,
+)
+# asking leave to take something is a request, not a medication the person is on
+_ASKS_LEAVE = re.compile(
+    r"\b(?:can|could|should|may|shall)\s+(?:i|he|she|we|they)\s+(?:also\s+|still\s+)?(?:take|use|have|start|try)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def names_a_drug(sentence: str) -> bool:
+    return bool(drug_spans(_WORD.findall(sentence.lower())))
+
+
+def _is_reason(name: str, sentence: str) -> bool:
+    """Whether `sentence` states a fact of kind `name`."""
+    if not FACT_PATTERNS[name].search(sentence):
+        return False
+    if name == "medication":  # another medication: one is named, and not only asked about
+        return names_a_drug(sentence) and not _ASKS_LEAVE.search(sentence)
+    return True
+
+
 @dataclass(frozen=True)
 class Fact:
     """One new fact of a user turn."""
@@ -97,9 +129,9 @@ def user_facts(text: str) -> list[Fact]:
     for sentence in split_sentences(text):
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
             continue
-        if _ASKS.search(sentence) and not _STATES_FIRST.search(sentence):
+        if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
             continue
-        reason = next((name for name, pattern in FACT_PATTERNS.items() if pattern.search(sentence)), None)
+        reason = next((name for name in FACT_PATTERNS if _is_reason(name, sentence)), None)
         if reason is not None:
             facts.append(Fact(reason, sentence))
     return facts
