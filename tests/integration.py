@@ -22,9 +22,10 @@ def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, 
     return {**local_overrides(broker_url, base, app_id), "nli_backend": "transformers", **extra}
 
 
-def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 300.0) -> WorkerProcess:
+def start_worker(overrides: dict[str, object], log: Path, ready_timeout_s: float = 600.0) -> WorkerProcess:
     """A worker process, returned once /readyz says it is ready: it has joined its group,
-    recovered its tables and loaded its models."""
+    recovered its tables and loaded its models (the tests' torch backend imports torch and
+    transformers, which took over 250 s on a loaded 2-core machine)."""
     settings = Settings(**overrides)
     asyncio.run(ensure_topics(settings, ALL_TOPICS))
     worker = WorkerProcess(overrides, log, loglevel="info").start()
