@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Generic, NoReturn, TypeVar
 
 import faust
+
+from streams.delivery import stop_process
 
 log = logging.getLogger("contraflow.loading")
 
@@ -74,8 +74,4 @@ class Loading(Generic[T]):
 
 
 def exit_load_failed(what: str) -> NoReturn:
-    log.critical("stopping the worker: loading %s failed", what, exc_info=True)
-    for handler in logging.getLogger().handlers:
-        handler.flush()
-    sys.stderr.flush()
-    os._exit(EXIT_LOAD_FAILED)
+    stop_process(EXIT_LOAD_FAILED, log, f"stopping the worker: loading {what} failed", exc_info=True)

@@ -52,8 +52,15 @@ async def deliver(attempt: Callable[[], Awaitable[object]], what: str, timeout_s
 def exit_undelivered(exc: DeliveryFailed) -> NoReturn:
     """Stop the process at once, before faust can commit the offset of the record whose
     output was lost; the uncommitted records are processed again after the restart."""
-    log.critical("stopping the worker: %s; its input will be processed again after a restart", exc)
+    message = f"stopping the worker: {exc}; its input will be processed again after a restart"
+    stop_process(EXIT_UNDELIVERED, log, message)
+
+
+def stop_process(code: int, logger: logging.Logger, message: str, exc_info: bool = False) -> NoReturn:
+    """Log `message` as CRITICAL, flush the logs, and end the process at once with `code`
+    (no cleanup: nothing may be committed after it)."""
+    logger.critical(message, exc_info=exc_info)
     for handler in logging.getLogger().handlers:
         handler.flush()
     sys.stderr.flush()
-    os._exit(EXIT_UNDELIVERED)
+    os._exit(code)
