@@ -1,16 +1,17 @@
 """The rate agents: scores → per-model and per-tenant samples (re-keyed, so one worker
 owns each model's windows) → windowed contradiction rates → rate alerts.
 
-The window states live in a faust table keyed by `dimension=value|seconds`."""
+The window states live in a faust table keyed by `dimension=value|seconds`, beside the
+markers of the samples they counted (streams/metrics/rate_ledger.py)."""
 
 from __future__ import annotations
 
 import faust
 
 from agents.records import Emit, Record, attach_record_agent, json_table
-from models.events import RateSample, ScoreEvent
-from models.state import RateWindowState
+from models.events import DriftAlert, RateSample, ScoreEvent
 from streams.deadletters import decode_event
+from streams.metrics.rate_ledger import RateLedger
 from streams.metrics.rates import RateMonitor, rate_samples
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
@@ -23,6 +24,7 @@ def attach_rate_agents(
     app: faust.App, monitor: RateMonitor, settings: Settings, emit: Emit, metrics: WorkerMetrics | None = None
 ) -> None:
     windows = json_table(app, RATES_TABLE, settings)
+    ledger = RateLedger(monitor, settings.rate_windows_s)
 
     async def sample_score(record: Record) -> None:
         for sample in rate_samples(decode_event(record.value, ScoreEvent)):
@@ -30,13 +32,11 @@ def attach_rate_agents(
 
     async def watch_rate(record: Record) -> None:
         sample = decode_event(record.value, RateSample)
-        for seconds in settings.rate_windows_s:
-            key = f"{sample.key}|{seconds}"
-            stored = windows.get(key)
-            state, alerts = monitor.observe(RateWindowState.model_validate(stored) if stored else None, sample, seconds)
-            for alert in alerts:
-                await emit(ALERTS, sample.key.encode(), alert)
-            windows[key] = state.model_dump(mode="json")
+
+        async def publish(alert: DriftAlert) -> None:
+            await emit(ALERTS, sample.key.encode(), alert)
+
+        await ledger.fold(windows, sample, publish)
 
     attach_record_agent(app, SCORES, "contraflow.rates.samples", sample_score, settings, emit, metrics)
     attach_record_agent(app, RATE_SAMPLES, "contraflow.rates", watch_rate, settings, emit, metrics)

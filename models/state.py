@@ -90,3 +90,6 @@ class RateWindowState(BaseModel):
     baseline_mean: float = 0.0
     baseline_var: float = 0.0
     baseline_windows: int = Field(0, description="closed windows with enough pairs folded into the baseline")
+    last_sample_id: str | None = Field(
+        None, description="the last sample counted: the same sample delivered again is not counted again"
+    )

@@ -144,7 +144,9 @@ class Settings(BaseSettings):
     memory_lower_decay: float = Field(0.8, ge=0, le=1, description="seed 004: factor of the less confident value")
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
     # Fleet contradiction rates per model and tenant (docs/operations.md)
-    rate_windows_s: list[int] = Field([60, 3600], description="tumbling window lengths in seconds (JSON list)")
+    rate_windows_s: list[int] = Field(
+        [60, 3600], min_length=1, description="tumbling window lengths in seconds (JSON list)"
+    )
     rate_min_pairs: int = Field(20, ge=1, description="evaluated pairs a window needs before it is judged")
     rate_ewma_alpha: float = Field(0.3, gt=0, le=1, description="EWMA weight of the newest window in the baseline")
     rate_ewma_sigmas: float = Field(3.0, gt=0, description="rising: rate above baseline + this many deviations")

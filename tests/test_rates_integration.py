@@ -15,7 +15,8 @@ import pytest
 
 from streams.nli.scorer import load_scorer
 from streams.settings import BUILTIN_MODEL_DIR, Settings
-from tests.integration import collect, send, start_worker, worker_overrides
+from tests.integration import collect, send, send_to, start_worker, worker_overrides
+from topics.catalog import SCORES
 
 pytestmark = pytest.mark.integration
 
@@ -99,7 +100,12 @@ def test_one_failure_and_one_recovery_alert_for_the_drifting_model_only(broker, 
         six = [contradicting[i % len(contradicting)] for i in range(6)]
         calm = [consistent[i % len(consistent)] for i in range(6)]
         run_phase({"model-a": six, "model-b": calm}, 0, "w0")  # model-a: 6 of 6 pairs contradict
-        run_phase({"model-a": calm, "model-b": calm}, 1, "w1")  # model-a clean again
+        minute_1 = run_phase({"model-a": calm, "model-b": calm}, 1, "w1")  # model-a clean again
+        # A worker that crashed after sending these scores sends them again: counted once.
+        redelivered = [
+            orjson.dumps(s) for s in minute_1["contraflow.scores"] if s["session_id"].startswith("model-a-w1")
+        ]
+        send_to(settings, SCORES.name, redelivered)
         events = run_phase({"model-a": calm[:1], "model-b": calm[:1]}, 2, "w2")  # closes minute 1
         alerts = collect(settings, worker, lambda ev: len(rate_alerts(ev)) >= 2)
         rates = rate_alerts(alerts)
@@ -109,6 +115,7 @@ def test_one_failure_and_one_recovery_alert_for_the_drifting_model_only(broker, 
         ]
         assert rates[0]["window_start"].startswith("2026-03-01T12:00:00")
         assert rates[1]["window_start"].startswith("2026-03-01T12:01:00")
+        assert len(redelivered) == 12 and rates[1]["pairs"] == 6, rates[1]["message"]  # 6 sessions of 2 turns
         assert not [a for a in rate_alerts(events) if a["model"] == "model-b"]
 
         with urllib.request.urlopen(f"http://127.0.0.1:{settings.web_port}/metrics", timeout=10) as response:
