@@ -17,12 +17,10 @@ from streams.deadletters import InputError, check_text_size, decode_event
 from streams.knowledge.memory import MemoryValue, slot_key
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
-from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES
+from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES, SLOTS_TABLE
 
 if TYPE_CHECKING:
     from streams.knowledge.pipeline import KnowledgePipeline
-
-SLOTS_TABLE = "memory-slots"
 
 
 def validate_write(write: KnowledgeWrite, settings: Settings) -> None:

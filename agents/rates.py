@@ -15,9 +15,7 @@ from streams.metrics.rate_ledger import RateLedger
 from streams.metrics.rates import RateMonitor, rate_samples
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
-from topics.catalog import ALERTS, RATE_SAMPLES, SCORES
-
-RATES_TABLE = "rate-windows"
+from topics.catalog import ALERTS, RATE_SAMPLES, RATES_TABLE, SCORES
 
 
 def attach_rate_agents(

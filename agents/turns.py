@@ -20,12 +20,10 @@ from models.replay import StoredSession, TurnOutputs
 from streams.deadletters import check_text_size, decode_event
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
-from topics.catalog import ALERTS, CONFLICTS, SCORES, TURNS
+from topics.catalog import ALERTS, CONFLICTS, SCORES, SESSIONS_TABLE, TURNS
 
 if TYPE_CHECKING:
     from streams.turns import TurnPipeline
-
-SESSIONS_TABLE = "sessions"
 
 
 async def send_outputs(emit: Emit, session_id: str, outputs: TurnOutputs) -> None:

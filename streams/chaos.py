@@ -34,9 +34,10 @@ from aiokafka.errors import KafkaError
 from streams.broker import TansuBroker
 from streams.demo import local_overrides
 from streams.kafka import BrokerUnavailable, OutputReader, connection_options, ensure_topics, start_producer
+from streams.metrics.rate_ledger import MARKER
 from streams.settings import Settings
 from streams.worker_process import WorkerProcess
-from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, SCORES, TURNS
+from topics.catalog import ALERTS, ALL_TOPICS, OUTPUT_TOPICS, RATES_TABLE, SCORES, TURNS, changelog_topic
 
 ID_FIELDS = {
     "contraflow.scores": "score_id",
@@ -77,6 +78,7 @@ class RunOutputs:
     """Every output record one run read, in arrival order."""
 
     records: list[tuple[float, str, dict]] = field(default_factory=list)  # (sent at, topic, event)
+    rate_windows: dict[str, tuple[int, int]] = field(default_factory=dict)  # key: final (pairs, contradictions)
 
     def first_after(self, t: float) -> float | None:
         """When the first output sent after `t` (seconds since the epoch) was sent."""
@@ -85,11 +87,22 @@ class RunOutputs:
     def scored(self) -> set[str]:
         return {event["event_id"] for _, topic, event in self.records if topic == SCORES.name}
 
-    def by_id(self) -> dict[tuple[str, str], list[dict]]:
+    def by_id(self, fleet_rate_alerts: bool = True) -> dict[tuple[str, str], list[dict]]:
         copies: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for _, topic, event in self.records:
-            copies[(topic, event[ID_FIELDS[topic]])].append(event)
+            if fleet_rate_alerts or not is_fleet_rate_alert(topic, event):
+                copies[(topic, event[ID_FIELDS[topic]])].append(event)
         return copies
+
+    def evaluated_pairs(self) -> int:
+        """Adjacent pairs the scores say were evaluated for a model (each score id once)."""
+        return len(
+            {
+                event["score_id"]
+                for _, topic, event in self.records
+                if topic == SCORES.name and event.get("pair_evaluated") and event.get("model")
+            }
+        )
 
     def final_states(self) -> dict[str, tuple]:
         last: dict[str, dict] = {}
@@ -110,12 +123,21 @@ class ChaosReport:
     missing_ids: list[str]  # "topic id: what", in the reference only
     extra_ids: list[str]  # in the chaos run only
     differing_outputs: list[str]  # same id in both runs, other content: the first field that differs
+    rate_windows: int  # rate windows (model or tenant, length) in either run
+    differing_rate_windows: list[str]  # window key: final (pairs, contradictions) vs the reference's
+    rate_alerts: tuple[int, int]  # fleet rate alerts published (distinct ids): chaos run, reference
     kill_to_output_s: list[float]
     readyz_during_outage: dict[int, int] = field(default_factory=dict)  # status -> samples
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.differing_duplicates or self.differing_sessions or self.missing_ids)
+        return not (
+            self.lost
+            or self.differing_duplicates
+            or self.differing_sessions
+            or self.missing_ids
+            or self.differing_rate_windows
+        )
 
     def lines(self) -> list[str]:
         kills = self.kill_to_output_s
@@ -131,6 +153,10 @@ class ChaosReport:
             *(f"  extra   {line}" for line in self.extra_ids[:10]),
             f"same id, other content than ref : {len(self.differing_outputs)}",
             *(f"  {line}" for line in self.differing_outputs[:10]),
+            f"rate windows differing from ref : {len(self.differing_rate_windows)} of {self.rate_windows}",
+            *(f"  {line}" for line in self.differing_rate_windows[:10]),
+            f"fleet rate alerts (chaos / ref) : {self.rate_alerts[0]} / {self.rate_alerts[1]} "
+            "(an open window's path to its level follows the samples' arrival order)",
         ]
         if kills:
             out.append(
@@ -164,6 +190,10 @@ def turn_stream(sessions: int, seed: int) -> Iterator[bytes]:
                 }
             )
         index += 1
+
+
+def is_fleet_rate_alert(topic: str, event: dict) -> bool:
+    return topic == ALERTS.name and str(event.get("kind", "")).startswith("contradiction_rate")
 
 
 def canonical(event: dict) -> bytes:
@@ -273,12 +303,35 @@ class Harness:
                 await admin.close()
 
     async def wait_scored(self, lines: list[bytes], timeout_s: float) -> None:
+        """Until every assistant turn is scored and the rate windows counted every evaluated
+        pair (the turns share one timestamp, so one window per length holds them all)."""
         expected = {e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"}
         deadline = time.monotonic() + timeout_s
         while not expected <= self.outputs.scored() and time.monotonic() < deadline:
             self.supervise()
             await asyncio.sleep(0.5)
+        longest = f"|{max(self.settings.rate_windows_s)}"
+        while time.monotonic() < deadline:
+            self.outputs.rate_windows = await self.rate_windows()
+            counted = sum(pairs for key, (pairs, _) in self.outputs.rate_windows.items() if key.endswith(longest))
+            if counted >= self.outputs.evaluated_pairs():
+                break
+            self.supervise()
+            await asyncio.sleep(1.0)
         await asyncio.sleep(2.0)  # late duplicates
+
+    async def rate_windows(self) -> dict[str, tuple[int, int]]:
+        """Each rate window's final (pairs, contradictions), read from its table's changelog."""
+        latest: dict[str, dict | None] = {}
+        topic = changelog_topic(self.settings.app_id, RATES_TABLE)
+        async with OutputReader(self.settings, [topic]) as reader:
+            for _, key, value in await reader.read_to_end():
+                latest[orjson.loads(key or b'""')] = orjson.loads(value) if value else None
+        return {
+            key: (state["pairs"], state["contradictions"])
+            for key, state in latest.items()
+            if state is not None and not key.startswith(MARKER)
+        }
 
     def readyz(self) -> int:
         url = f"http://127.0.0.1:{self.overrides['web_port']}/readyz"
@@ -416,7 +469,8 @@ def compare(
     assistant = [e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"]
     scored = chaos.scored()
     copies = chaos.by_id()
-    ref_copies = reference.by_id()
+    compared, ref_compared = chaos.by_id(fleet_rate_alerts=False), reference.by_id(fleet_rate_alerts=False)
+    windows, ref_windows = chaos.rate_windows, reference.rate_windows
     finals, ref_finals = chaos.final_states(), reference.final_states()
     sessions = {e["session_id"] for e in map(orjson.loads, lines)}
     return ChaosReport(
@@ -430,9 +484,16 @@ def compare(
             for s in sorted(sessions)
             if finals.get(s) != ref_finals.get(s)
         ],
-        missing_ids=[described(key, ref_copies[key][0]) for key in ref_copies.keys() - copies.keys()],
-        extra_ids=[described(key, copies[key][0]) for key in copies.keys() - ref_copies.keys()],
-        differing_outputs=content_differences(copies, ref_copies),
+        missing_ids=[described(key, ref_compared[key][0]) for key in ref_compared.keys() - compared.keys()],
+        extra_ids=[described(key, compared[key][0]) for key in compared.keys() - ref_compared.keys()],
+        differing_outputs=content_differences(compared, ref_compared),
+        rate_windows=len(windows.keys() | ref_windows.keys()),
+        differing_rate_windows=[
+            f"{key}: {windows.get(key)} vs ref {ref_windows.get(key)}"
+            for key in sorted(windows.keys() | ref_windows.keys())
+            if windows.get(key) != ref_windows.get(key)
+        ],
+        rate_alerts=(len(copies) - len(compared), len(reference.by_id()) - len(ref_compared)),
         kill_to_output_s=kills,
         readyz_during_outage=readyz,
     )

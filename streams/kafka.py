@@ -153,6 +153,14 @@ class OutputReader:
         """(topic, key, value) of the records that arrive within `timeout_s`, in order per partition."""
         return [(topic, key, value) for topic, key, value, _ in await self.poll_timed(timeout_s)]
 
+    async def read_to_end(self) -> list[tuple[str, bytes | None, bytes | None]]:
+        """(topic, key, value) of every record up to the end the topics had when called."""
+        ends = await self.consumer.end_offsets(list(self.consumer.assignment()))
+        records: list[tuple[str, bytes | None, bytes | None]] = []
+        while [tp for tp, end in ends.items() if await self.consumer.position(tp) < end]:
+            records += await self.poll(0.5)
+        return records
+
     async def poll_timed(self, timeout_s: float) -> list[tuple[str, bytes | None, bytes | None, float]]:
         """As `poll`, with each record's timestamp (seconds since the epoch; the producer's
         send time unless the topic keeps the broker's append time)."""

@@ -1,7 +1,7 @@
 """The short chaos run: a real worker process SIGKILLed three times under a steady stream of
 turns, restarted at once each time, and compared with a run without kills (streams/chaos.py).
-Nothing may be lost, no session may end in another state, and a duplicate may only repeat
-an id with the same content."""
+Nothing may be lost, no session and no fleet rate window may end in another state, and a
+duplicate may only repeat an id with the same content."""
 
 from __future__ import annotations
 
@@ -32,4 +32,5 @@ def test_three_kills_lose_nothing(tiny_onnx: Path, tmp_path: Path) -> None:
     assert report.differing_duplicates == 0, summary
     assert report.differing_sessions == [], summary
     assert report.missing_ids == [] and report.extra_ids == [], summary
+    assert report.rate_windows > 0 and report.differing_rate_windows == [], summary
     assert len(report.kill_to_output_s) == 3, summary

@@ -113,3 +113,13 @@ ALL_TOPICS: tuple[TopicSpec, ...] = (
     DEADLETTER,
 )
 OUTPUT_TOPICS: tuple[TopicSpec, ...] = tuple(t for t in ALL_TOPICS if t.direction == "output")
+
+# The worker's tables; faust keeps each one's changes in the topic `changelog_topic` names.
+SESSIONS_TABLE = "sessions"
+RATES_TABLE = "rate-windows"
+SLOTS_TABLE = "memory-slots"
+
+
+def changelog_topic(app_id: str, table: str) -> str:
+    """The topic faust writes a table's changes to (and recovers the table from)."""
+    return f"{app_id}-{table}-changelog"
