@@ -44,3 +44,27 @@ def test_a_failed_build_stops_the_process_with_its_traceback() -> None:
     assert "carried on" not in done.stdout
     assert "loading the models failed" in done.stderr
     assert "FileNotFoundError: model.onnx is not there" in done.stderr
+
+
+LOAD_THE_WORKERS_MODELS = """
+import sys, tempfile
+from streams.services import load_models, open_knowledge
+from streams.settings import Settings
+
+settings = Settings(data_dir=tempfile.mkdtemp())
+open_knowledge(settings, load_models(settings))
+print("torch imported:", "torch" in sys.modules)
+import torch
+print("torch importable:", bool(torch.__version__))
+"""
+
+
+def test_a_worker_loads_its_models_and_store_without_importing_torch() -> None:
+    """torch took over half of loading the models (spaCy's thinc imports it); the default
+    worker runs NLI on ONNX Runtime and embeddings in numpy, so it must not pay for it,
+    and code that needs torch can still import it."""
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD_THE_WORKERS_MODELS], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines()[-2:] == ["torch imported: False", "torch importable: True"]
