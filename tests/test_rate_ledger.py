@@ -83,3 +83,11 @@ def test_markers_are_dropped_once_their_samples_would_be_late_everywhere() -> No
     assert oldest_kept >= (T0 + timedelta(hours=1)).timestamp()
     late = fold_all(ledger(), table, [sample(0, contradiction=True)])  # its marker is gone, and it is late
     assert late == [] and state(table, 3600).contradictions == 0
+
+
+def test_pruning_one_model_leaves_a_model_whose_name_extends_it_alone() -> None:
+    table: dict = {}
+    other = sample(0).model_copy(update={"value": "model-a|b", "sample_id": "other"})
+    fold_all(ledger(), table, [other])
+    fold_all(ledger(), table, [sample(60 * minute) for minute in range(3 * 60)])
+    assert f"{MARKER}|model=model-a|b|other" in table

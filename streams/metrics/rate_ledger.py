@@ -34,8 +34,9 @@ def window_key(sample: RateSample, seconds: int) -> str:
     return f"{sample.key}|{seconds}"
 
 
-def marker_prefix(sample: RateSample) -> str:
-    return f"{MARKER}|{sample.key}|"
+def markers_of(sample: RateSample) -> str:
+    """What the marker keys of the sample's model (or tenant) start with, up to the last "|"."""
+    return f"{MARKER}|{sample.key}"
 
 
 class RateLedger:
@@ -47,7 +48,7 @@ class RateLedger:
         self.longest = max(self.windows_s)
 
     async def fold(self, table: MutableMapping[str, Any], sample: RateSample, publish: Publish) -> None:
-        marker = marker_prefix(sample) + sample.sample_id
+        marker = f"{markers_of(sample)}|{sample.sample_id}"  # sample ids hold no "|"
         if table.get(marker) is not None:
             return
         for seconds in self.windows_s:
@@ -69,7 +70,11 @@ class RateLedger:
         """Drop this model's (or tenant's) markers of samples every window would now call late.
         Only keys of the sample's own dimension value: they live in this record's partition."""
         oldest_counted = sample.ts.timestamp() - self.longest
-        prefix = marker_prefix(sample)
-        late = [k for k, ts in table.items() if k.startswith(prefix) and ts is not None and ts < oldest_counted]
+        owner = markers_of(sample)  # compared whole: model "a" must not take model "a|b"'s markers
+        late = [
+            key
+            for key, ts in table.items()
+            if key.startswith(MARKER) and key.rpartition("|")[0] == owner and ts is not None and ts < oldest_counted
+        ]
         for key in late:
             del table[key]
