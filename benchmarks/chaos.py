@@ -1,7 +1,8 @@
 """Chaos benchmark: SIGKILL the worker N times under a steady stream of turns (and,
 optionally, take the broker away), then compare every output with a run without kills.
 
-    python benchmarks/chaos.py [--kills 20] [--sessions 60] [--rate 2] [--outage 60] [--model builtin]
+    python benchmarks/chaos.py [--kills 20] [--sessions 60] [--rate 2] [--outage 60 [--outage-mode pause|empty]]
+                               [--model builtin]
 
 Starts its own Tansu brokers and workers (local profile, stride 1) under a temporary
 folder; prints lost assistant turns, duplicate ids, sessions whose final state differs
@@ -27,6 +28,12 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=60, help="sessions the turns are spread over")
     parser.add_argument("--rate", type=float, default=2.0, help="turns per second (user and assistant alternate)")
     parser.add_argument("--outage", type=float, default=0.0, help="seconds of broker outage after the kills (0: none)")
+    parser.add_argument(
+        "--outage-mode",
+        choices=("pause", "empty"),
+        default="pause",
+        help="pause: the broker freezes and comes back with its data; empty: a new, empty broker replaces it",
+    )
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -39,6 +46,7 @@ def main() -> int:
             sessions=args.sessions,
             rate=args.rate,
             outage_s=args.outage,
+            outage=args.outage_mode,
             model=args.model,
             seed=args.seed,
             workdir=Path(tmp),

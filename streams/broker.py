@@ -16,6 +16,7 @@ a consumer group join takes about the rebalance timeout.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -220,11 +221,22 @@ class TansuBroker:
             return ""
         return f"; last lines of {self.log}:\n{tail}" if tail else ""
 
+    def pause(self) -> None:
+        """Freeze the broker (SIGSTOP): it keeps its data and its port but answers nothing,
+        like a broker that hangs or a network that drops every packet, until `resume`."""
+        assert self._proc is not None, "broker not started"
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self._proc is not None, "broker not started"
+        self._proc.send_signal(signal.SIGCONT)
+
     def stop(self, timeout: float = 5.0) -> None:
         """Terminate the broker, killing it if it outlives *timeout* seconds."""
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
             return
+        proc.send_signal(signal.SIGCONT)  # a paused broker cannot act on SIGTERM
         proc.terminate()
         try:
             proc.wait(timeout)

@@ -2,12 +2,13 @@
 
 A bundled broker, one worker under a steady stream of turns from many sessions, and
 SIGKILLs of that worker (by pid) at random moments, each followed at once by a restart,
-as a supervisor would do. Optionally a broker outage: the broker is stopped, and after a
-while a new, empty one takes its port. Then the same turns go through a fresh worker on a
-fresh broker without any kill (the reference), and the outputs are compared: lost
-assistant turns, duplicate ids (and whether a duplicate ever differs from its first
-copy), sessions whose final state or output ids differ from the reference, and the time
-from each kill to the first output of the restarted worker.
+as a supervisor would do. Optionally a broker outage: the broker is frozen for a while
+and comes back with its data, or it is stopped and a new, empty one takes its port. Then
+the same turns go through a fresh worker on a fresh broker without any kill (the
+reference), and the outputs are compared: lost assistant turns, duplicate ids (and
+whether a duplicate ever differs from its first copy), sessions whose final state or
+output ids differ from the reference, and the time from each kill to the first output of
+the restarted worker.
 
 The NLI micro-batcher is set to one pair per forward pass in both runs: with batching,
 the int8 model's activation scales depend on which pairs share a batch, so two runs
@@ -26,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import orjson
 from aiokafka.admin import AIOKafkaAdminClient
@@ -66,6 +68,7 @@ class ChaosConfig:
     rate: float = 2.0  # turns per second (user and assistant turns alternate)
     gap_s: tuple[float, float] = (1.0, 6.0)  # from a restarted worker's first output to the next kill
     outage_s: float = 0.0  # > 0: a broker outage of this length after the kills
+    outage: Literal["pause", "empty"] = "pause"  # broker frozen, keeping its data / replaced by an empty one
     model: str = "builtin"
     nli_backend: str = "auto"
     seed: int = 0
@@ -361,16 +364,25 @@ async def _first_output(harness: Harness, after: float, timeout_s: float) -> flo
     return None
 
 
-async def _outage(harness: Harness, seconds: float, samples: dict[int, int]) -> None:
-    """Stop the broker; poll /readyz; start a new empty broker on the same port."""
+async def _outage(harness: Harness, seconds: float, kind: str, samples: dict[int, int]) -> None:
+    """Take the broker away for `seconds`, polling /readyz meanwhile. "pause" freezes it, and
+    it comes back with everything it held (a broker that hangs, or a network partition);
+    "empty" stops it and starts a new, empty one on the same port (the bundled broker keeps
+    its data in memory, so this is what its crash looks like)."""
     port = harness.broker.port
-    harness.broker.stop()
+    if kind == "pause":
+        harness.broker.pause()
+    else:
+        harness.broker.stop()
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         status = harness.readyz()
         samples[status] = samples.get(status, 0) + 1
         await asyncio.sleep(1.0)
-    harness.broker = TansuBroker(port=port, log=harness.dir / "broker-2.log").start()
+    if kind == "pause":
+        harness.broker.resume()
+    else:
+        harness.broker = TansuBroker(port=port, log=harness.dir / "broker-2.log").start()
 
 
 async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[bytes], RunOutputs, list[float], dict]:
@@ -404,7 +416,7 @@ async def chaos_run(config: ChaosConfig, progress: bool = True) -> tuple[list[by
                 print(f"kill {n + 1}/{config.kills}: first output after {first - killed:.1f} s", flush=True)
         if config.outage_s > 0:
             await asyncio.sleep(rng.uniform(*config.gap_s))
-            await _outage(harness, config.outage_s, readyz)
+            await _outage(harness, config.outage_s, config.outage, readyz)
             await asyncio.sleep(max(config.gap_s))
             if progress:
                 print(f"outage of {config.outage_s:g} s over; /readyz answers {readyz}", flush=True)
