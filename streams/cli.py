@@ -73,23 +73,6 @@ def cmd_broker(args: argparse.Namespace) -> int:
 # -- worker -------------------------------------------------------------------------
 
 
-def _hide_unused_torch(settings: Settings) -> None:
-    """Keep torch out of a worker that does not use it: one on the ONNX backend with the
-    rules entity extractor (the defaults). spaCy's thinc imports torch whenever it is
-    installed, which took 40 of the 60 s of importing spaCy on a two-core machine: start-up
-    time after every crash. thinc runs without it; the transformers backend, a scispaCy
-    transformer model or an explicit CONTRAFLOW_NER_MODEL keep it."""
-    from streams.nli.scorer import ONNX_FILE, resolve_model_dir
-    from streams.settings import NLIBackend
-
-    backend = settings.nli_backend
-    if backend == NLIBackend.auto and {"turns", "knowledge"} & set(settings.roles):
-        onnx = (resolve_model_dir(settings.nli_model_path) / ONNX_FILE).is_file()
-        backend = NLIBackend.onnx if onnx else NLIBackend.transformers
-    if backend != NLIBackend.transformers and settings.ner_model in (None, "rules"):
-        sys.modules.setdefault("torch", None)  # type: ignore[assignment]  # import torch: ImportError
-
-
 def cmd_worker(args: argparse.Namespace) -> int:
     from streams.kafka import ensure_topics
     from streams.nli.scorer import resolve_model_dir
@@ -100,7 +83,6 @@ def cmd_worker(args: argparse.Namespace) -> int:
         resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
     with _aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
-    _hide_unused_torch(settings)
     import faust
 
     from agents.worker import build_worker

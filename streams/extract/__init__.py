@@ -2,11 +2,11 @@
 
 spaCy's numerical library, thinc, imports torch whenever torch is installed, only to offer
 torch-backed layers; nothing here uses them (the rules pipeline is a tokenizer with rule
-matchers, the sci models run on thinc's numpy ops). In a worker that import was more than
-half of loading the models: 17 of 30 s of importing spaCy on the two-core machine
-(`python -X importtime`), all of it start-up time after a crash. So the first import of
-thinc in a process, made here, sees torch as absent; torch itself stays importable for the
-code that needs it (training, the torch NLI backend).
+matchers, the sci models run on thinc's numpy ops). Yet that import was more than half of
+loading the models: 17 of 30 s of importing spaCy on the two-core machine (`python -X
+importtime`), start-up time of every worker (after every crash), `replay` and benchmark.
+So the first import of thinc in a process, made here, sees torch as absent; torch itself
+stays importable for the code that needs it (training, the torch NLI backend).
 """
 
 import sys
