@@ -97,6 +97,10 @@ class RunOutputs:
                 copies[(topic, event[ID_FIELDS[topic]])].append(event)
         return copies
 
+    def fleet_rate_alerts(self) -> int:
+        """Distinct fleet rate alerts this run read."""
+        return len({event["alert_id"] for _, topic, event in self.records if is_fleet_rate_alert(topic, event)})
+
     def evaluated_pairs(self) -> int:
         """Adjacent pairs the scores say were evaluated for a model (each score id once)."""
         return len(
@@ -364,7 +368,7 @@ async def _first_output(harness: Harness, after: float, timeout_s: float) -> flo
     return None
 
 
-async def _outage(harness: Harness, seconds: float, kind: str, samples: dict[int, int]) -> None:
+async def _outage(harness: Harness, seconds: float, kind: Literal["pause", "empty"], samples: dict[int, int]) -> None:
     """Take the broker away for `seconds`, polling /readyz meanwhile. "pause" freezes it, and
     it comes back with everything it held (a broker that hangs, or a network partition);
     "empty" stops it and starts a new, empty one on the same port (the bundled broker keeps
@@ -505,7 +509,7 @@ def compare(
             for key in sorted(windows.keys() | ref_windows.keys())
             if windows.get(key) != ref_windows.get(key)
         ],
-        rate_alerts=(len(copies) - len(compared), len(reference.by_id()) - len(ref_compared)),
+        rate_alerts=(chaos.fleet_rate_alerts(), reference.fleet_rate_alerts()),
         kill_to_output_s=kills,
         readyz_during_outage=readyz,
     )
