@@ -71,6 +71,9 @@ def test_list_items_are_sentences() -> None:
         "I'm so sorry you're going through this.",
         "Tell me more about when the headaches started.",
         "I don't think that rash is anything serious.",
+        "Your blood pressure is fine.",
+        "The rash is fine.",
+        "Your results are normal, which is enough.",
     ],
 )
 def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
@@ -88,6 +91,13 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "Don't stop the sertraline suddenly.",
         "Since you're on warfarin, avoid ibuprofen.",
         "No more than 3 g of paracetamol in 24 hours.",
+        "A few pints at the stag weekend is fine.",
+        "Compression stockings aren't necessary for you on this flight.",
+        "Three days of nitrofurantoin is enough for this cystitis.",
+        "The best time for your metformin is first thing in the morning.",
+        "It's best not to pop the blister.",
+        "For Saturday, pop the blister first.",
+        "So if you get a sore throat, stop the carbimazole.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

@@ -54,10 +54,93 @@ def test_specific_drugs_of_one_class_are_different_targets() -> None:
     assert disagreement(regimen_of("Avoid NSAIDs."), regimen_of("Ibuprofen is fine.")) == "polarity"
 
 
-def test_conditionals_and_planned_changes_are_not_reversals() -> None:
-    assert slot("If the pain returns, take paracetamol.", "Don't take paracetamol.", ()) is None
+def test_conditional_prohibitions_and_planned_changes_are_not_reversals() -> None:
+    assert slot("Take paracetamol for the pain.", "Don't take paracetamol if you've been drinking.", ()) is None
+    assert slot("You can drive.", "Don't drive if your blood sugar is below 5.", ()) is None
     titration = "Start at 25 mg once a day and increase to 50 mg after two weeks."
     assert slot(titration, "Take 50 mg once a day.", ("sertraline",)) is None
+
+
+def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
+    assert (
+        slot(
+            "You shouldn't drive the morning after taking zopiclone.",
+            "It's fine to drive to work the morning after your zopiclone if you feel alert.",
+        )
+        == "polarity"
+    )
+    assert slot("She should stay off nursery.", "She can go back to nursery if she seems well in herself.") == (
+        "polarity"
+    )
+    # "not needed" is not a prohibition, so a condition that calls for the thing only refines it
+    assert slot("You don't need condoms.", "If you miss two pills, use condoms for 7 days.") is None
+    # "even if you feel fine" is no condition
+    assert slot("Take it for 5 days.", "Keep taking it for 10 days, even if you feel fine.", ("amoxicillin",)) == (
+        "duration"
+    )
+
+
+@pytest.mark.parametrize(
+    ("earlier", "new", "targets", "expected"),
+    [
+        # limits, services and idioms that hold a flip word
+        ("No more than four doses of paracetamol in 24 hours.", "Take paracetamol when you need it.", (), None),
+        (
+            "See the stop smoking service about varenicline.",
+            "Start the varenicline a week before.",
+            ("varenicline",),
+            None,
+        ),
+        ("Give up to 10 puffs of the blue inhaler.", "Give up to 4 puffs of the blue inhaler.", (), "amount"),
+        ("Avoid alcohol while you're on mirtazapine.", "Give alcohol a miss while you're on it.", (), None),
+        ("Avoid alcohol while you're on mirtazapine.", "A glass of wine is fine on mirtazapine.", (), "polarity"),
+        # ruling out a change keeps the regimen
+        (
+            "Please hold off on the planned increase to 80 mg.",
+            "Keep taking the fluoxetine 20 mg.",
+            ("fluoxetine",),
+            None,
+        ),
+        ("Never take a double dose to catch up.", "Keep taking your lamotrigine.", ("lamotrigine",), None),
+        ("Don't take extra paracetamol on top of the co-codamol.", "You can take extra paracetamol.", (), "polarity"),
+        # other actions: calling, taking someone somewhere, contacting
+        ("Don't poke anything into the ear.", "Call 111 if she gets swelling behind the ear.", ("ear",), None),
+        (
+            "He should skip tonight's lithium dose.",
+            "If he is unsteady, take him to A&E, it can mean lithium toxicity.",
+            ("lithium",),
+            None,
+        ),
+        # another person
+        ("You can keep running while you're pregnant.", "He shouldn't be running after a knee replacement.", (), None),
+        # the topic named first, the instruction after it
+        (
+            "As for alcohol, it's best to avoid it completely.",
+            "A couple of pints at the weekend is fine.",
+            (),
+            "polarity",
+        ),
+        # reasons after the instruction add no targets and no conditions
+        (
+            "Avoid alcohol completely, because it can cause flushing, vomiting and a pounding headache.",
+            "A glass of wine is fine.",
+            (),
+            "polarity",
+        ),
+        (
+            "You should not drive while you feel like this — it's an offence to drive if you're impaired.",
+            "It's fine to drive to work tomorrow.",
+            (),
+            "polarity",
+        ),
+        # more ways to say how often and how long
+        ("Have it once a week.", "Take it every morning.", ("alendronic acid",), "frequency"),
+        ("Use it for up to 7 days.", "Keep using it for a month.", ("hydrocortisone",), "duration"),
+        ("Five days of penicillin V is plenty.", "He needs penicillin V for a full 10 days.", (), "duration"),
+    ],
+)
+def test_instruction_slots_read_limits_idioms_persons_and_reasons(earlier: str, new: str, targets, expected) -> None:
+    assert slot(earlier, new, targets) == expected
 
 
 def test_a_claim_naming_only_it_inherits_its_targets() -> None:

@@ -29,7 +29,9 @@ _IMPERATIVE_VERBS = (
     "replace|restart|hold|pause|taper|double|halve|inject|inhale|swallow|ice|elevate|measure|"
     "record|track|visit|talk|ask|remember|quit|maintain|wear|wash|stick|stay|give|put|leave|"
     "return|aim|allow|let|make|spread|space|split|store|finish|complete|change|reduce|drop|"
-    "go ahead|hold off|steer clear|cut back|cut down|stay away|switch back|carry on"
+    "go ahead|hold off|steer clear|cut back|cut down|stay away|switch back|carry on|pop|prick|drain|cover|clean|"
+    "soak|sit|lie|breathe|sip|chew|crush|dissolve|rinse|gargle|shower|bathe|moisturise|moisturize|massage|stretch|"
+    "lift|bend|ring|phone|omit|delay|postpone"
 )
 # "Tell me more", "Let me know": addressed to the assistant, not a health action
 _NOT_ADVICE_IMPERATIVE = re.compile(
@@ -44,8 +46,10 @@ _IMPERATIVE = re.compile(
 )
 # a leading condition or time clause: "If the pain gets worse, see your GP."
 _CONDITION = re.compile(
-    r"^(?:if|when|whenever|once|after|before|until|while|since|as\s+soon\s+as|because|given\s+that|"
-    r"now\s+that|in\s+case|unless|for\s+(?:the\s+)?(?:next|first|rest)|during|on\s+days)\b[^,]{0,160},\s*",
+    r"^(?:(?:so|and|but|then|also|now|yes|no|okay|ok)[\s,]+)?"
+    r"(?:(?:if|when|whenever|once|after|before|until|while|since|as\s+soon\s+as|because|given\s+that|"
+    r"now\s+that|in\s+case|unless|for\s+(?:the\s+)?(?:next|first|rest)|during|on\s+days)\b[^,]{0,160}|"
+    r"(?:for|on|at|by|from|over|tonight|today|tomorrow|this\s+\w+)\b[^,.;:]{0,30}),\s*",
     re.IGNORECASE,
 )
 _DIRECTIVE = re.compile(
@@ -62,17 +66,26 @@ _DIRECTIVE = re.compile(
     r"switch|add|try|keep|continue|lower|raise|hold|change|move|go|stick|begin|taper|restart|put)\b|"
     r"\bit(?:'s|\s+is|\s+would\s+be)\s+(?:\w+\s+)?(?:important|best|better|advisable|recommended|safe|safer|fine|"
     r"okay|ok|alright|essential|necessary|crucial|wise|sensible|reasonable|a\s+good\s+idea|not\s+a\s+good\s+idea|"
-    r"unsafe|dangerous|risky)\s+(?:to|for\s+you\s+to)\b|"
+    r"unsafe|dangerous|risky)\s+(?:not\s+)?(?:to|for\s+you\s+to)\b|"
     r"\b(?:is|are|isn't|aren't|is\s+not|are\s+not|remains?|stays?)\s+(?:\w+\s+)?(?:recommended|advised|"
     r"contraindicated|safe|unsafe|fine|okay|ok|a\s+good\s+(?:idea|option|choice)|the\s+(?:best|right)\s+"
-    r"(?:option|choice)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed)\s+(?:with|for|during|while|in|to|"
-    r"on|when|if|alongside|together|now|here|\s*[.!]?\s*$)|"
+    r"(?:option|choice|amount|dose)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed|enough|plenty|sufficient|"
+    r"necessary|needed|required)\s+(?:with|for|during|while|in|to|on|when|if|alongside|together|now|here)\b|"
     r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
     r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)\s+(?:is|would\s+be)|"
-    r"the\s+(?:best|right|usual|ideal)\s+(?:time|way)\s+(?:to\s+take\s+\w+\s+)?is|(?:is|are|'s)\s+best\s+taken|"
+    r"the\s+(?:best|right|usual|ideal)\s+(?:time|way)\s+(?:(?:to\s+take|for)\s+(?:\w+\s+){1,3}?)?is|"
+    r"(?:is|are|'s)\s+best\s+taken|"
     r"you\s+(?:don't|do\s+not)\s+need\s+(?:any|a|the|to|your)?|"
     r"(?:should|must)\s+(?:not\s+)?(?:be\s+)?(?:take|taken|avoid|avoided|stop|stopped|start|started|continue|"
     r"continued|use|used)|recommended\s+dose|no\s+more\s+than|up\s+to\s+a\s+maximum|at\s+most|maximum\s+of)\b",
+    re.IGNORECASE,
+)
+# a verdict on a thing to do or have, closing the sentence: "A glass of wine is fine.", "Three days of
+# nitrofurantoin is enough."; not on the person's own state ("Your blood pressure is fine.")
+_VERDICT_ON_THING = re.compile(
+    r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
+    r"(?:is|are|isn't|aren't|is\s+not|are\s+not)\s+(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|enough|plenty|"
+    r"sufficient|necessary|needed|required|the\s+(?:right|correct)\s+(?:amount|dose))\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 # status or history of the person, not an instruction: "She takes…", "You mentioned you have been on…"
@@ -133,7 +146,7 @@ def is_advice(sentence: str) -> bool:
         return True
     if _STATUS.search(core):
         return False
-    if _DIRECTIVE.search(core):
+    if _DIRECTIVE.search(core) or _VERDICT_ON_THING.search(core):
         return True
     return bool(_DOSING.search(core)) and (bool(_DOSE_SUBJECT.search(core)) or not _NOUN_SUBJECT.search(core))
 

@@ -33,14 +33,32 @@ _CONTRACTIONS = (
 _FLIPS = re.compile(
     r"\b(?:not|never|no|none|nothing|neither|nor|avoid\w*|stop\w*|skip\w*|quit\w*|discontinu\w*|"
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
-    r"steer clear|come off|coming off|give up|"
+    r"steer clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
-    r"cease\w*|halt\w*)\b"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss)\b"
+)
+# words with a flip that do not turn the instruction around: a service's name ("the stop smoking
+# service"), a limit ("no more than four doses" still says take them)
+_NAMES_WITH_FLIPS = re.compile(
+    r"\bstop[- ]smoking (?:service|clinic|team|support|adviser|advisor|programme|program|nurse|group)s?\b|"
+    r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b"
+)
+# "you don't need to", "there's no need": the thing is not required, which is not a prohibition
+_NOT_REQUIRED = re.compile(
+    r"\b(?:no need|not need|need not|needn't|not necessary|not needed|not required|unnecessary|not essential)\b"
+)
+# a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
+_RULED_OUT_CHANGE = re.compile(
+    r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
+    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}(?:increas|decreas|reduc|rais|lower|switch|chang)\w*"
 )
 _CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
-    r"once (?:you|your|it|the|they|he|she|that|this))\b"
+    r"once (?:you|your|it|the|they|he|she|that|this)|"
+    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice))\b"
 )
+# "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition
+_CONCESSIVE = re.compile(r"\beven (?:if|when|once|though|on days when)\b")
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
@@ -52,6 +70,10 @@ _SUBORDINATE = re.compile(
     r"though|although|however|except|but|as you|now that|given that|rather than|instead of|"
     r"once (?:you|your|it|the|they|he|she|that|this))\b"
 )
+# the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
+_EXPLANATION = re.compile(r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b|[–—]")
+# a contrast that opens a segment leads to its main point rather than to context
+_CONTRAST = re.compile(r"^(?:but|however|yet)\s+(?=\S)")
 _CONTEXT_PHRASE = re.compile(
     r"\b(?:with|alongside|together with|on top of|as well as|along with)\s+"
     r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+"
@@ -100,8 +122,16 @@ _FREQUENCIES = (
         2.0,
     ),
     (re.compile(r"\bevery (\d+) hours\b"), None),
-    (re.compile(r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|\bdaily\b|\bevery day\b"), 1.0),
+    (
+        re.compile(
+            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|\bdaily\b|\bevery day\b|"
+            r"\b(?:every|each) (?:morning|evening|night)\b|\bnightly\b"
+        ),
+        1.0,
+    ),
+    (re.compile(r"\bevery other day\b|\bon alternate days\b"), 0.5),
     (re.compile(r"\b(?:once|one time) (?:a|per|each) week\b|\bweekly\b|\bevery week\b"), 1 / 7),
+    (re.compile(r"\b(?:once|one time) (?:a|per|each) month\b|\bmonthly\b|\bevery month\b"), 1 / 30),
 )
 _TIMES = (
     ("morning", re.compile(r"\b(?:morning|breakfast|when you wake|on waking|first thing)\b|\d\s*am\b")),
@@ -120,20 +150,49 @@ _WITH_FOOD = re.compile(
     r"on a full stomach)\b"
 )
 # names of a class, not of one drug: the concepts, their plurals, and lay names for them
-_COUNT_WORDS = {"five": 5.0, "six": 6.0, "seven": 7.0, "ten": 10.0, "fourteen": 14.0}
+_COUNT_WORDS = {
+    "five": 5.0,
+    "six": 6.0,
+    "seven": 7.0,
+    "eight": 8.0,
+    "nine": 9.0,
+    "ten": 10.0,
+    "twelve": 12.0,
+    "fourteen": 14.0,
+    "twenty one": 21.0,
+    "twenty eight": 28.0,
+}
+_COUNT = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|twenty[- ]one|twenty[- ]eight)"
+# "for 5 days", "for up to 7 days", "for a full week", "no more than 14 days", "a 7-day course",
+# "five days of penicillin"
 _DURATION = re.compile(
-    r"\b(?:for|course of|lasts?|in total of)\s+(?:another\s+|a total of\s+|at least\s+)?"
-    r"(\d+|a|one|two|three|four|five|six|seven|ten|fourteen)\s+(day|week|month)s?\b|"
-    r"\b(\d+|one|two|three|four|five|six|seven|ten|fourteen)[- ](day|week|month)s?\s+(?:course|in total)\b"
+    r"\b(?:for|course of|lasts?|in total of|no (?:more|longer) than|beyond|past)\s+"
+    r"(?:another\s+|a total of\s+|at least\s+|up to\s+|a full\s+|the full\s+|only\s+|just\s+)?"
+    rf"{_COUNT}\s+(?:more\s+)?(day|week|month)s?\b|"
+    rf"\b{_COUNT}[- ](day|week|month)s?(?:\s+|-)(?:course|in total|treatment)\b|"
+    rf"^(?:(?:a|an|only|just)\s+)?{_COUNT}\s+(day|week|month)s?\s+of\b"
 )
 # "as for alcohol, it's best to avoid it": the first part names the topic, the second instructs
 _TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes to|on the subject of)\b")
 _RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on)\b")
 # instructions about another action on the thing: sharing, storing, asking about it
 _OTHER_ACTION = re.compile(
-    r"^(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
-    r"(?:share|give|lend|store|carry|tell|let|ask|check|contact|call|book|mention|discuss|read|see|bring|show|"
-    r"throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of)\b"
+    r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
+    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
+    r"(?:share|lend|store|carry|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
+    r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
+    r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
+    r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
+)
+_RELATIVES = (
+    r"son|daughter|child|children|kid|kids|baby|toddler|husband|wife|partner|dad|father|mum|mom|mother|"
+    r"brother|sister|grandmother|grandfather|gran|grandad|friend|parent|parents"
+)
+_PERSON = re.compile(rf"\b(?:your (?:{_RELATIVES})|you|he|him|she|her|they|them)\b")
+_PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+# a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
+_EXTRA_DOSE = re.compile(
+    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?)\b"
 )
 _CLASS_NAMES = frozenset(CONCEPTS)
 _CLASS_ALIASES = frozenset(
@@ -173,6 +232,8 @@ class Regimen:
     days: float | None = None  # how long, in days
     resumes: bool = False  # restarts something paused
     other_action: bool = False  # about sharing, storing, asking …, not doing
+    not_required: bool = False  # "you don't need to": not a prohibition
+    person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
 
 
 def _normalise(text: str) -> str:
@@ -185,9 +246,9 @@ def _normalise(text: str) -> str:
 def _segments(text: str) -> list[str]:
     """The parts of a claim that carry its instruction: comma-separated segments that do not
     open with a subordinate clause, each cut where one starts, without "with …" context."""
-    kept = []
-    for segment in re.split(r"[,;:()–—]", text):
-        segment = segment.strip()
+    kept: list[str] = []
+    for segment in re.split(r"[,;:()–—]", _without_explanation(text)):
+        segment = _CONTRAST.sub("", segment.strip(), count=1)  # "…, but a short pause is safer": the point
         if not segment or _SUBORDINATE.match(segment):
             continue
         cut = _SUBORDINATE.search(segment)
@@ -195,6 +256,15 @@ def _segments(text: str) -> list[str]:
         if segment:
             kept.append(segment)
     return kept
+
+
+def _without_explanation(text: str) -> str:
+    """The claim up to the reasons it gives ("…, because the combination can cause flushing,
+    vomiting…"); a claim that opens with one ("Since the seizures were long ago, …") keeps it."""
+    for match in _EXPLANATION.finditer(text):
+        if text[: match.start()].strip(" ,"):
+            return text[: match.start()]
+    return text
 
 
 def main_clause(text: str) -> str:
@@ -209,11 +279,24 @@ def states_dose(text: str) -> bool:
     return bool(_amounts(lowered)) or _per_day(lowered) is not None
 
 
+def _person(instruction: str) -> str | None:
+    """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
+    "he", "you can keep running" for "you"."""
+    match = _PERSON.search(instruction)
+    if not match:
+        return None
+    word = match.group(0)
+    if word.startswith("your "):
+        return word.split()[1].rstrip("s")
+    return _PERSON_OF.get(word, word)
+
+
 def _days(text: str) -> float | None:
     match = _DURATION.search(text)
     if not match:
         return None
-    count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    count, unit = next((match.group(i), match.group(i + 1)) for i in (1, 3, 5) if match.group(i))
+    count = count.replace("-", " ")
     number = _NUMBER_WORDS.get(count) or _COUNT_WORDS.get(count) or float(count)
     return number * {"day": 1.0, "week": 7.0, "month": 30.0}[unit]
 
@@ -269,20 +352,28 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         for seg in segments
         if not _TOPIC_INTRODUCER.match(seg) and (topic_of(seg).targets & targets or any(n in seg for n in targets))
     ]
-    instruction = own[0] if own else (segments[0] if segments else "")
-    flips = len(_FLIPS.findall(instruction))
+    head = segments[0] if segments else ""  # what the claim opens with: "call 111 (if …)", "contact your GP"
+    if not own:  # "as for alcohol, it's best to avoid it": the instruction follows the topic
+        own = [seg for seg in segments if not _TOPIC_INTRODUCER.match(seg)]
+    instruction = _NAMES_WITH_FLIPS.sub(" ", own[0] if own else head)
+    # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
+    rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))
+    flips = len(_FLIPS.findall(instruction)) - rules_out_change
     return Regimen(
         targets=targets,
         polarity=-1 if flips % 2 else 1,
-        amounts=_amounts(lowered),
+        amounts=frozenset() if rules_out_change else _amounts(lowered),  # the amount of a change ruled out
         per_day=_per_day(lowered),
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
-        conditional=bool(_CONDITIONAL.search(lowered)),
-        changing=bool(_CHANGING.search(lowered)),
+        conditional=bool(_CONDITIONAL.search(_CONCESSIVE.sub(" ", _without_explanation(lowered)))),
+        changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
-        other_action=bool(_OTHER_ACTION.search(instruction)),
+        other_action=any(_OTHER_ACTION.search(part) for part in (instruction, head))
+        or bool(_EXTRA_DOSE.search(lowered)),
+        person=_person(instruction),
+        not_required=bool(_NOT_REQUIRED.search(instruction)),
     )
 
 
@@ -303,8 +394,17 @@ def comparable(a: Regimen, b: Regimen) -> bool:
 def disagreement(a: Regimen, b: Regimen) -> str | None:
     """The slot on which two comparable claims disagree, or None when they agree (or are
     about different things, or one is conditional and the other is not)."""
-    if not same_target(a, b) or a.conditional != b.conditional or a.other_action or b.other_action:
+    if not same_target(a, b) or a.other_action or b.other_action:
         return None
+    if a.person and b.person and a.person != b.person:  # "you can keep running" / "he shouldn't be running"
+        return None
+    if a.conditional != b.conditional:
+        # a permission under a condition lifts a flat prohibition ("don't drive the morning after" /
+        # "you can drive the morning after if you feel alert"); a prohibition under a condition only
+        # narrows a flat permission ("you can drive" / "don't drive if your sugar is low")
+        conditional, plain = (a, b) if a.conditional else (b, a)
+        lifts = conditional.polarity > 0 > plain.polarity and not plain.not_required
+        return "polarity" if lifts and not (a.resumes or b.resumes or a.changing or b.changing) else None
     if a.polarity != b.polarity:
         return None if a.resumes or b.resumes else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
