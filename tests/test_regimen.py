@@ -133,6 +133,19 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "polarity",
         ),
+        # the part that instructs, where several name the target; a condition in a later remark is none
+        (
+            "So you can carry on breastfeeding while you take it.",
+            "Sertraline passes into breast milk, so while you're taking it you should stop breastfeeding.",
+            ("sertraline",),
+            "polarity",
+        ),
+        (
+            "You should not drive while you feel like this. It's an offence to drive if impaired.",
+            "It's fine to drive to work tomorrow.",
+            (),
+            "polarity",
+        ),
         # more ways to say how often and how long
         ("Have it once a week.", "Take it every morning.", ("alendronic acid",), "frequency"),
         ("Use it for up to 7 days.", "Keep using it for a month.", ("hydrocortisone",), "duration"),
@@ -170,3 +183,9 @@ def test_the_regimen_rule_overrides_the_model_and_the_claims_rule_does_not() -> 
     rows.clear()
     claims = VerdictRule("claims", 0.5, 1.0)
     assert not judge(plan_pairs([earlier], new, claims, add), quiet, claims)["t1"].contradicts
+
+
+def test_pregnancy_as_the_circumstances_is_not_what_an_instruction_is_about() -> None:
+    assert "pregnancy" not in regimen_of("Multivitamins aren't recommended in pregnancy.").targets
+    assert "pregnancy" not in regimen_of("Continue the vitamin D all through pregnancy.").targets
+    assert "pregnancy" in regimen_of("Avoid getting pregnant while you take it.").targets

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from streams.extract.advice import is_advice
 from streams.extract.targets import CONCEPTS, topic_of
 
 _CONTRACTIONS = (
@@ -71,12 +72,17 @@ _SUBORDINATE = re.compile(
     r"once (?:you|your|it|the|they|he|she|that|this))\b"
 )
 # the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
-_EXPLANATION = re.compile(r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b|[–—]")
+_EXPLANATION = re.compile(r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b")
+_PUNCTUATION = re.compile(r"[,;:()–—]")
+# where a main clause starts after a subordinate one that no comma closes
+_SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need|have to|will|may)\b")
 # a contrast that opens a segment leads to its main point rather than to context
 _CONTRAST = re.compile(r"^(?:but|however|yet)\s+(?=\S)")
 _CONTEXT_PHRASE = re.compile(
     r"\b(?:with|alongside|together with|on top of|as well as|along with)\s+"
-    r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+"
+    r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+|"
+    r"\b(?:in|during|through|throughout|all through|for the rest of)\s+(?:your\s+|her\s+|the\s+)?"
+    r"(?:pregnancy|breastfeeding)\b"  # the circumstances, not the object of the instruction
 )
 
 _NUMBER_WORDS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "half": 0.5, "half a": 0.5}
@@ -243,19 +249,42 @@ def _normalise(text: str) -> str:
     return lowered
 
 
-def _segments(text: str) -> list[str]:
-    """The parts of a claim that carry its instruction: comma-separated segments that do not
-    open with a subordinate clause, each cut where one starts, without "with …" context."""
-    kept: list[str] = []
-    for segment in re.split(r"[,;:()–—]", _without_explanation(text)):
-        segment = _CONTRAST.sub("", segment.strip(), count=1)  # "…, but a short pause is safer": the point
+def _parts(text: str) -> list[str]:
+    """The claim up to its reasons, split at punctuation."""
+    return _PUNCTUATION.split(_without_explanation(text))
+
+
+def _indexed_segments(text: str) -> list[tuple[int, str]]:
+    """The parts of a claim that carry its instruction, with their places among `_parts`:
+    segments that do not open with a subordinate clause, each cut where one starts, without
+    "with …" context."""
+    kept: list[tuple[int, str]] = []
+    for index, part in enumerate(_parts(text)):
+        segment = _CONTRAST.sub("", part.strip(), count=1)  # "…, but a short pause is safer": the point
         if not segment or _SUBORDINATE.match(segment):
             continue
         cut = _SUBORDINATE.search(segment)
+        if cut and len(segment[: cut.start()].split()) <= 1:  # "so while you're on it you should stop…"
+            main = _SUBJECT_MODAL.search(segment, cut.end())
+            segment = segment[main.start() :] if main else segment
+            cut = _SUBORDINATE.search(segment)
         segment = " ".join(_CONTEXT_PHRASE.sub(" ", segment[: cut.start()] if cut else segment).split())
         if segment:
-            kept.append(segment)
+            kept.append((index, segment))
     return kept
+
+
+def _segments(text: str) -> list[str]:
+    return [segment for _, segment in _indexed_segments(text)]
+
+
+def _conditional(lowered: str, at: int) -> bool:
+    """Whether the instruction (the part at `at`) holds under a condition: one that comes
+    before it or inside it, or the part right after it ("take it, if you need to"); not one
+    in the reasons or in a later remark."""
+    parts = [_CONCESSIVE.sub(" ", part) for part in _parts(lowered)]
+    after = parts[at + 1].strip() if at + 1 < len(parts) else ""
+    return any(_CONDITIONAL.search(part) for part in parts[: at + 1]) or bool(_CONDITIONAL.match(after))
 
 
 def _without_explanation(text: str) -> str:
@@ -345,17 +374,21 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     """The slots of one claim; `inherited` are its targets when its main clause names none
     ("take it with food" after "start metformin")."""
     lowered = _normalise(text)
-    segments = _segments(without_slots(lowered))
+    indexed = _indexed_segments(without_slots(lowered))
+    segments = [segment for _, segment in indexed]
     targets = _targets(" ".join(segments), inherited, main_clause(lowered))
     own = [
-        seg
-        for seg in segments
+        (index, seg)
+        for index, seg in indexed
         if not _TOPIC_INTRODUCER.match(seg) and (topic_of(seg).targets & targets or any(n in seg for n in targets))
     ]
     head = segments[0] if segments else ""  # what the claim opens with: "call 111 (if …)", "contact your GP"
     if not own:  # "as for alcohol, it's best to avoid it": the instruction follows the topic
-        own = [seg for seg in segments if not _TOPIC_INTRODUCER.match(seg)]
-    instruction = _NAMES_WITH_FLIPS.sub(" ", own[0] if own else head)
+        own = [(index, seg) for index, seg in indexed if not _TOPIC_INTRODUCER.match(seg)]
+    # the part that instructs, where several name the target ("sertraline passes into breast milk, so
+    # you should stop breastfeeding")
+    at, chosen = next((pair for pair in own if is_advice(pair[1])), own[0] if own else (0, head))
+    instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))
     flips = len(_FLIPS.findall(instruction)) - rules_out_change
@@ -366,7 +399,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         per_day=_per_day(lowered),
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
-        conditional=bool(_CONDITIONAL.search(_CONCESSIVE.sub(" ", _without_explanation(lowered)))),
+        conditional=_conditional(lowered, at),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
