@@ -141,7 +141,7 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             "polarity",
         ),
         (
-            "You should not drive while you feel like this. It's an offence to drive if impaired.",
+            "You should not drive while you feel like this — it's an offence to drive if impaired.",
             "It's fine to drive to work tomorrow.",
             (),
             "polarity",
