@@ -35,7 +35,7 @@ from models.events import (
 )
 from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
-from streams.extract.advice import advice_items, extract_advice, extract_statements
+from streams.extract.advice import advice_items, extract_advice, extract_statements, split_sentences
 from streams.extract.entities import filter_entities
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
@@ -188,19 +188,34 @@ class TurnPipeline:
         items = self._units(text)
         entities = await self._entities(text) if items else []
         claims, context = [], list(state.focus)
-        for item in items:
-            lowered = item.lower()
-            named = [e for e in entities if e in lowered]
-            found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
-            if found.targets:
-                targets = sorted(found.targets)
-            else:
-                inherits = found.refers_back or states_dose(item)  # "it", "the tablets", "take 10 mg twice a day"
-                targets = context if inherits else sorted(topic_of(item, named).targets)
-            if found.targets:
-                context = targets
-            claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
+        for sentence, sentence_items in self._items_by_sentence(text, items):
+            if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
+                mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
+                context = sorted(mentioned) if mentioned & self._drug_names(entities) else context
+            for item in sentence_items:
+                lowered = item.lower()
+                named = [e for e in entities if e in lowered]
+                found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
+                if found.targets:
+                    targets = sorted(found.targets)
+                else:
+                    inherits = found.refers_back or states_dose(item)  # "it", "the tablets", "take 10 mg twice a day"
+                    targets = context if inherits else sorted(topic_of(item, named).targets)
+                if found.targets:
+                    context = targets
+                claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
         return claims
+
+    def _items_by_sentence(self, text: str, items: list[str]) -> list[tuple[str, list[str]]]:
+        """The turn's sentences in order, each with its advice items (statements mode: one
+        sentence, all of them)."""
+        if self.settings.compare == "statements":
+            return [(text, items)]
+        return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
+
+    @staticmethod
+    def _drug_names(entities: list[str]) -> set[str]:
+        return {" ".join(e.lower().split()) for e in entities}
 
     async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
         """Cosine of claim embeddings, for the claims the target gate cannot place (cached per text)."""

@@ -10,7 +10,7 @@ import pytest
 from models.events import Role, TurnEvent
 from models.state import SessionState
 from streams.extract.advice import extract_advice
-from streams.turns import TurnPipeline, TurnSettings
+from streams.turns import TurnPipeline, TurnServices, TurnSettings
 
 ENTAIL = [0.9, 0.08, 0.02]
 CONTRA = [0.02, 0.08, 0.9]
@@ -220,3 +220,21 @@ def test_a_bare_pipeline_uses_the_service_defaults() -> None:
     defaults = Settings.model_construct()  # the declared defaults, whatever the environment says
     assert TurnSettings() == turn_settings(defaults)
     assert RateSettings() == rate_settings(defaults)
+
+
+async def test_your_tablet_is_the_drug_the_turn_named_just_before() -> None:
+    drugs = ("mirtazapine", "sertraline")
+
+    async def extract(text: str) -> list[str]:  # the entity extractor's drug names, as it finds them
+        return [d for d in drugs if d in text.lower()]
+
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    texts = [
+        "Take mirtazapine an hour before bed.",
+        "Weight gain is common with mirtazapine. Take your tablet each morning.",
+    ]
+    state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    assert state is not None and state.previous_advice is not None
+    assert "mirtazapine" in state.previous_advice.claims[0].targets
+    [conflict] = outcomes[1].conflicts
+    assert conflict.disagrees_on == "time of day"
