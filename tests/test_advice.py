@@ -152,3 +152,14 @@ def test_targets_name_concepts_classes_and_members() -> None:
     assert "nsaid" in topic_of("Avoid NSAIDs.").targets
     assert topic_of("Drink plenty of water.").targets.isdisjoint(topic_of("Use your inhaler twice a day.").targets)
     assert topic_of("Stop taking it.").refers_back and not topic_of("Stop taking it.").targets
+
+
+def test_a_later_directive_keeps_the_person_it_is_for() -> None:
+    assert advice_items("Your father should rest and stay away from the gym.") == [
+        "Your father should rest",
+        "Your father should stay away from the gym.",
+    ]
+    assert advice_items("She shouldn't go swimming and keep the cast dry.") == [
+        "She shouldn't go swimming",
+        "She should keep the cast dry.",
+    ]

@@ -59,6 +59,8 @@ def test_conditional_prohibitions_and_planned_changes_are_not_reversals() -> Non
     assert slot("You can drive.", "Don't drive if your blood sugar is below 5.", ()) is None
     titration = "Start at 25 mg once a day and increase to 50 mg after two weeks."
     assert slot(titration, "Take 50 mg once a day.", ("sertraline",)) is None
+    schedule = "Take 0.5 mg once a day for days 1 to 3."
+    assert slot(schedule, "From day 8, take 1 mg twice a day.", ("varenicline",)) is None
 
 
 def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:

@@ -124,6 +124,20 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
+# the people advice may be for, other than the reader: "your son", "your dad"
+RELATIVES = (
+    r"son|daughter|child|children|kid|kids|baby|toddler|husband|wife|partner|dad|father|mum|mom|mother|"
+    r"brother|sister|grandmother|grandfather|gran|grandad|friend|parent|parents"
+)
+# someone other than the reader, and how the directive binds them: "Your father should ", "He must not "
+_SUBJECT = re.compile(
+    rf"^((?:he|she|they|your\s+(?:{RELATIVES}))\s+(?:should|must|can|could|may|needs\s+to|has\s+to|ought\s+to))"
+    r"(?:\s+not|n't)?\s+(?!be\b)",
+    re.IGNORECASE,
+)
+_NAMES_SUBJECT = re.compile(r"^(?:i|you|he|she|they|we|it|your\s+\w+)\b", re.IGNORECASE)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences and list items of a response, stripped, empty ones dropped."""
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
@@ -178,6 +192,11 @@ def _clauses(sentence: str) -> list[str]:
             clauses[-1] = f"{clauses[-1]} and {part}"
         else:
             clauses.append(part)
+    # "Your father should rest and stay away from the gym": the second directive is his too (and
+    # "she shouldn't swim and keep the cast dry" does not carry the "not")
+    subject = _SUBJECT.match(clauses[0]) if clauses else None
+    if subject:
+        clauses[1:] = [c if _NAMES_SUBJECT.match(c) else f"{subject.group(1)} {c}" for c in clauses[1:]]
     return [f"{lead}{clause}" for clause in clauses]
 
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from streams.extract.advice import is_advice
+from streams.extract.advice import RELATIVES, is_advice
 from streams.extract.targets import CONCEPTS, topic_of
 
 _CONTRACTIONS = (
@@ -63,7 +63,8 @@ _CONCESSIVE = re.compile(r"\beven (?:if|when|once|though|on days when)\b")
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
-    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*)\b"
+    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*|"
+    r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
 )
 # subordinate clauses: context, not the instruction
 _SUBORDINATE = re.compile(
@@ -190,11 +191,7 @@ _OTHER_ACTION = re.compile(
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
-_RELATIVES = (
-    r"son|daughter|child|children|kid|kids|baby|toddler|husband|wife|partner|dad|father|mum|mom|mother|"
-    r"brother|sister|grandmother|grandfather|gran|grandad|friend|parent|parents"
-)
-_PERSON = re.compile(rf"\b(?:your (?:{_RELATIVES})|you|he|him|she|her|they|them)\b")
+_PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
 _EXTRA_DOSE = re.compile(
