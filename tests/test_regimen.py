@@ -115,6 +115,8 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ),
         # another person
         ("You can keep running while you're pregnant.", "He shouldn't be running after a knee replacement.", (), None),
+        # the reader gives, the child takes: both are for him
+        ("Don't give him ibuprofen.", "You can give him ibuprofen for the fever.", (), "polarity"),
         # the topic named first, the instruction after it
         (
             "As for alcohol, it's best to avoid it completely.",

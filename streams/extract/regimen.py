@@ -193,6 +193,8 @@ _OTHER_ACTION = re.compile(
 )
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+# the one a medicine is given to: "you can give him ibuprofen" is about him
+_RECIPIENT = re.compile(rf"\b(?:give|let|allow|help)\s+(your (?:{RELATIVES})|him|her|them)\b")
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
 _EXTRA_DOSE = re.compile(
     r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?)\b"
@@ -307,11 +309,12 @@ def states_dose(text: str) -> bool:
 
 def _person(instruction: str) -> str | None:
     """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
-    "he", "you can keep running" for "you"."""
-    match = _PERSON.search(instruction)
-    if not match:
+    "he", "you can keep running" for "you"; "you can give him ibuprofen" is for "he" (the
+    reader gives, he takes)."""
+    match = _RECIPIENT.search(instruction) or _PERSON.search(instruction)
+    if match is None:
         return None
-    word = match.group(0)
+    word = match.group(match.lastindex or 0)
     if word.startswith("your "):
         return word.split()[1].rstrip("s")
     return _PERSON_OF.get(word, word)
