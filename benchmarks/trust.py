@@ -3,7 +3,8 @@ pipeline on hand-written clinical conversations, DECODE dialogue pairs, and the
 different-topic / reversal probe of `advice_verdicts.py`.
 
     python benchmarks/trust.py                 # dev sessions and pairs (tune on these)
-    python benchmarks/trust.py --holdout       # the held-aside third (look only at the end)
+    python benchmarks/trust.py --holdout       # the held-aside third (spent: looked at in session 11)
+    python benchmarks/trust.py --set holdout2  # the next held-aside set (written after session 11)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
 
@@ -74,13 +75,15 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-def session_files(holdout: bool) -> list[Path]:
-    pattern = "holdout.jsonl" if holdout else "dev_*.jsonl"
-    return sorted(p for p in (DATA / "sessions").glob(pattern) if not p.name.endswith(".labels.jsonl"))
+SETS = {"dev": "dev_*.jsonl", "holdout": "holdout.jsonl", "holdout2": "holdout2.jsonl"}
 
 
-def pair_files(holdout: bool) -> list[Path]:
-    return sorted((DATA / "advice_pairs").glob("holdout.jsonl" if holdout else "dev_*.jsonl"))
+def session_files(which: str) -> list[Path]:
+    return sorted(p for p in (DATA / "sessions").glob(SETS[which]) if not p.name.endswith(".labels.jsonl"))
+
+
+def pair_files(which: str) -> list[Path]:
+    return sorted((DATA / "advice_pairs").glob(SETS[which]))
 
 
 async def run_session(pipeline: TurnPipeline, turns: list[TurnEvent], label: dict) -> SessionResult:
@@ -187,10 +190,10 @@ def build(settings: Settings, scorer: CachedScorer, components) -> TurnPipeline:
     return TurnPipeline(services, turn_settings(settings))
 
 
-async def evaluate(settings: Settings, scorer: CachedScorer, components, holdout: bool) -> dict[str, object]:
+async def evaluate(settings: Settings, scorer: CachedScorer, components, which: str) -> dict[str, object]:
     pipeline = build(settings, scorer, components)
-    report: dict[str, object] = dict(session_report(await run_sessions(pipeline, session_files(holdout))))
-    pair_rows = [row for path in pair_files(holdout) for row in read_jsonl(path)]
+    report: dict[str, object] = dict(session_report(await run_sessions(pipeline, session_files(which))))
+    pair_rows = [row for path in pair_files(which) for row in read_jsonl(path)]
     report["pairs"] = len(pair_rows)
     if pair_rows:
         predicted = await pair_verdicts(pipeline, [(r["a"], r["b"]) for r in pair_rows])
@@ -204,7 +207,8 @@ async def evaluate(settings: Settings, scorer: CachedScorer, components, holdout
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--holdout", action="store_true", help="the held-aside sessions and pairs")
+    parser.add_argument("--set", choices=sorted(SETS), default="dev", help="which sessions and pairs")
+    parser.add_argument("--holdout", action="store_true", help="the same as --set holdout")
     parser.add_argument("--verdict", choices=["regimen", "claims", "seed"], default="regimen")
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--stride", type=int, default=None, help="default: the settings' stride")
@@ -219,15 +223,16 @@ def main() -> None:
     settings = Settings(**overrides)
     components = load_components(settings)
     scorer = CachedScorer(components.scorer.score)
+    which = "holdout" if args.holdout else args.set
     thresholds = [0.5, 0.7, 0.9, 1.0] if args.sweep else [settings.contradiction_threshold]
     reports = {}
     for threshold in thresholds:
         tuned = settings.model_copy(update={"contradiction_threshold": threshold})
-        report = asyncio.run(evaluate(tuned, scorer, components, args.holdout))
+        report = asyncio.run(evaluate(tuned, scorer, components, which))
         if not args.no_decode and DECODE_DEV.exists():
             report["decode_dev_accuracy"] = decode_accuracy(scorer, threshold, args.verdict)
         reports[threshold] = report
-        print(f"\nverdict={args.verdict} threshold={threshold} set={'holdout' if args.holdout else 'dev'}")
+        print(f"\nverdict={args.verdict} threshold={threshold} set={which}")
         for key, value in report.items():
             print(f"  {key:45s} {value:.3f}" if isinstance(value, float) else f"  {key:45s} {value}")
     if args.json:
