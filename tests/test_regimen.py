@@ -150,6 +150,9 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "polarity",
         ),
+        # "every day" says each day, not how many times
+        ("Use your steroid inhaler every morning and evening.", "Keep using it every day.", ("inhaler",), None),
+        ("Take it every day.", "Take it once a week.", ("alendronic acid",), "frequency"),
         # more ways to say how often and how long
         ("Have it once a week.", "Take it every morning.", ("alendronic acid",), "frequency"),
         ("Use it for up to 7 days.", "Keep using it for a month.", ("hydrocortisone",), "duration"),

@@ -118,6 +118,8 @@ _AMOUNT = re.compile(
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
     r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?)\b"
 )
+# "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
+EVERY_DAY = -1.0
 _FREQUENCIES = (
     (re.compile(r"\b(?:four times|4 times|qds|qid) (?:a|per|each) day\b|\bfour times daily\b"), 4.0),
     (re.compile(r"\b(?:three times|3 times|tds|tid) (?:a|per|each) day\b|\bthree times daily\b"), 3.0),
@@ -131,11 +133,12 @@ _FREQUENCIES = (
     (re.compile(r"\bevery (\d+) hours\b"), None),
     (
         re.compile(
-            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|\bdaily\b|\bevery day\b|"
+            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|"
             r"\b(?:every|each) (?:morning|evening|night)\b|\bnightly\b"
         ),
         1.0,
     ),
+    (re.compile(r"\bdaily\b|\b(?:every|each) day\b"), EVERY_DAY),
     (re.compile(r"\bevery other day\b|\bon alternate days\b"), 0.5),
     (re.compile(r"\b(?:once|one time) (?:a|per|each) week\b|\bweekly\b|\bevery week\b"), 1 / 7),
     (re.compile(r"\b(?:once|one time) (?:a|per|each) month\b|\bmonthly\b|\bevery month\b"), 1 / 30),
@@ -410,6 +413,14 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     )
 
 
+def _frequencies_differ(x: float, y: float) -> bool:
+    """Doses a day that disagree; "every day" disagrees only with less than once a day."""
+    if EVERY_DAY in (x, y):
+        other = y if x == EVERY_DAY else x
+        return other != EVERY_DAY and other < 1
+    return x != y
+
+
 def same_target(a: Regimen, b: Regimen) -> bool:
     """Both instructions are about the same thing: a shared drug or concept name; when both
     name specific drugs ("ibuprofen", "aspirin"), their shared class ("nsaid") is not enough."""
@@ -447,7 +458,7 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         for unit in units:
             if {v for v, u in a.amounts if u == unit}.isdisjoint(v for v, u in b.amounts if u == unit):
                 return "amount"
-        if a.per_day is not None and b.per_day is not None and a.per_day != b.per_day:
+        if a.per_day is not None and b.per_day is not None and _frequencies_differ(a.per_day, b.per_day):
             return "frequency"
         if a.days is not None and b.days is not None and a.days != b.days:
             return "duration"

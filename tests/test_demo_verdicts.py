@@ -1,0 +1,28 @@
+"""The demo's sample conversations through the turn pipeline with the shipped models: the
+steady session must raise no conflict (a monitor that cries wolf on its own demo is switched
+off), the warfarin flip must be a contradiction, and the metformin flip, which follows the
+user's "I feel a bit nauseous", a revision."""
+
+from importlib.resources import files
+
+import pytest
+
+from streams.replay import read_turns
+from streams.services import load_models
+from streams.settings import Settings
+
+pytestmark = pytest.mark.model
+
+
+async def test_the_demo_flags_its_flips_and_not_its_steady_session() -> None:
+    sample = read_turns(files("streams.samples").joinpath("demo_turns.jsonl"))
+    pipeline = load_models(Settings()).turns
+    kinds: dict[str, list[str]] = {}
+    states = {}
+    for turn in sample.turns:
+        outcome = await pipeline.process(states.get(turn.session_id), turn)
+        states[turn.session_id] = outcome.state
+        kinds.setdefault(turn.session_id, []).extend(c.kind for c in outcome.conflicts)
+    assert kinds["demo-asthma-steady"] == []
+    assert "turn_self_contradiction" in kinds["demo-warfarin-flip"]
+    assert kinds["demo-metformin-flip"] == ["turn_revision"]
