@@ -185,13 +185,14 @@ class TurnPipeline:
         user's last turn."""
         if self.rule.seed:
             return []
-        items = self._units(text)
-        entities = await self._entities(text) if items else []
+        by_sentence = self._items_by_sentence(text)
+        entities = await self._entities(text) if any(items for _, items in by_sentence) else []
+        named_entities = {" ".join(e.lower().split()) for e in entities}
         claims, context = [], list(state.focus)
-        for sentence, sentence_items in self._items_by_sentence(text, items):
+        for sentence, sentence_items in by_sentence:
             if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
                 mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
-                context = sorted(mentioned) if mentioned & self._drug_names(entities) else context
+                context = sorted(mentioned) if mentioned & named_entities else context
             for item in sentence_items:
                 lowered = item.lower()
                 named = [e for e in entities if e in lowered]
@@ -206,16 +207,12 @@ class TurnPipeline:
                 claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
         return claims
 
-    def _items_by_sentence(self, text: str, items: list[str]) -> list[tuple[str, list[str]]]:
+    def _items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:
         """The turn's sentences in order, each with its advice items (statements mode: one
         sentence, all of them)."""
         if self.settings.compare == "statements":
-            return [(text, items)]
+            return [(text, self._units(text))]
         return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
-
-    @staticmethod
-    def _drug_names(entities: list[str]) -> set[str]:
-        return {" ".join(e.lower().split()) for e in entities}
 
     async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
         """Cosine of claim embeddings, for the claims the target gate cannot place (cached per text)."""
