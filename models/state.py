@@ -51,6 +51,10 @@ class SessionState(BaseModel):
     advice_history: list[AdviceItem] = Field(default_factory=list, description="bounded recent advice")
     user_facts: list[UserFact] = Field(default_factory=list, description="bounded recent facts from user turns")
     focus: list[str] = Field(default_factory=list, description="targets of the latest user turn ('it' refers there)")
+    medicines: list[str] = Field(
+        default_factory=list,
+        description="medicines named by the latest turn that named any ('it' when the user named nothing)",
+    )
     evaluated_pairs: int = 0
     contradictions: int = 0
     revisions: int = Field(default=0, description="contradicting pairs justified by a new user fact (not counted)")

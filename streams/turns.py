@@ -41,7 +41,7 @@ from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import states_dose, without_slots
 from streams.extract.repetition import clean_repetition
-from streams.extract.targets import topic_of
+from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
 from streams.metrics.conflict import conflict_status, is_sampled_pair
 from streams.metrics.drift import drift_slope, recall_at
@@ -169,6 +169,7 @@ class TurnPipeline:
         ]
         state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
         state.focus = sorted(topic_of(text, await self._entities(text)).targets)
+        state.medicines = medicines(state.focus) or state.medicines
 
     async def _entities(self, text: str) -> list[str]:
         return await self.services.extract_entities(text) if self.services.extract_entities and text else []
@@ -182,13 +183,15 @@ class TurnPipeline:
     async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
         """The atomic claims of a turn with their topics; a claim that names its object only
         as "it" or "the medication" takes the targets of the claim before it, or of the
-        user's last turn."""
+        user's last turn, or the medicines last named in the conversation."""
         if self.rule.seed:
             return []
         by_sentence = self._items_by_sentence(text)
         entities = await self._entities(text) if any(items for _, items in by_sentence) else []
         named_entities = {" ".join(e.lower().split()) for e in entities}
-        claims, context = [], list(state.focus)
+        # "it" is what the user just asked about or, when they named nothing ("How long until
+        # it works?"), the medicine the conversation was last about
+        claims, context = [], list(state.focus or state.medicines)
         for sentence, sentence_items in by_sentence:
             if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
                 mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
@@ -205,6 +208,7 @@ class TurnPipeline:
                 if found.targets:
                     context = targets
                 claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
+        state.medicines = medicines(topic_of(text, entities).targets) or state.medicines
         return claims
 
     def _items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:

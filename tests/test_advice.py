@@ -3,7 +3,7 @@ import pytest
 from streams.extract.advice import advice_items, extract_advice, is_advice, split_sentences
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.targets import topic_of
+from streams.extract.targets import medicines, topic_of
 
 
 @pytest.mark.parametrize(
@@ -163,3 +163,21 @@ def test_a_later_directive_keeps_the_person_it_is_for() -> None:
         "She shouldn't go swimming",
         "She should keep the cast dry.",
     ]
+
+
+def test_a_condition_opened_mid_sentence_governs_the_directives_after_it() -> None:
+    text = "Most headaches are harmless, but if you get flashing lights, stop taking the pill and see a doctor."
+    assert advice_items(text) == [
+        "if you get flashing lights, stop taking the pill",
+        "if you get flashing lights, see a doctor.",
+    ]
+    # a condition right after a directive stays with it
+    assert advice_items("Take it with food if you feel sick, and avoid alcohol.") == [
+        "Take it with food if you feel sick",
+        "avoid alcohol.",
+    ]
+
+
+def test_medicines_are_drugs_and_medicine_classes_not_activities() -> None:
+    targets = topic_of("Use your reliever inhaler and sunscreen, avoid alcohol, take adapalene.", ["adapalene"]).targets
+    assert medicines(targets) == ["adapalene", "inhaler", "reliever"]

@@ -157,6 +157,9 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ("Have it once a week.", "Take it every morning.", ("alendronic acid",), "frequency"),
         ("Use it for up to 7 days.", "Keep using it for a month.", ("hydrocortisone",), "duration"),
         ("Five days of penicillin V is plenty.", "He needs penicillin V for a full 10 days.", (), "duration"),
+        # an imperative to take something is for the reader, not for the person named before
+        ("Your husband shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), None),
+        ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),
     ],
 )
 def test_instruction_slots_read_limits_idioms_persons_and_reasons(earlier: str, new: str, targets, expected) -> None:

@@ -238,3 +238,27 @@ async def test_your_tablet_is_the_drug_the_turn_named_just_before() -> None:
     assert "mirtazapine" in state.previous_advice.claims[0].targets
     [conflict] = outcomes[1].conflicts
     assert conflict.disagrees_on == "time of day"
+
+
+async def test_it_after_a_question_naming_nothing_is_the_medicine_under_discussion() -> None:
+    """ "Should I take it earlier?" names nothing: "keep it as a night-time dose" is about the
+    mirtazapine the conversation is about, not the alcohol the user asked about before."""
+    drugs = ("mirtazapine",)
+
+    async def extract(text: str) -> list[str]:
+        return [d for d in drugs if d in text.lower()]
+
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    turns = [
+        turn(0, "My GP started me on mirtazapine. When do I take it?", Role.user),
+        turn(1, "Take it once a day at bedtime."),
+        turn(2, "Can I have a couple of beers on a Friday?", Role.user),
+        turn(3, "It's best to avoid alcohol while you're on mirtazapine."),
+        turn(4, "I'm groggy in the mornings. Should I take it earlier?", Role.user),
+        turn(5, "Take it in the morning with breakfast instead."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert state.previous_advice.claims[0].targets == ["mirtazapine"]
+    [conflict] = outcomes[5].conflicts
+    assert conflict.claim_a.turn_index == 1 and conflict.disagrees_on == "time of day"

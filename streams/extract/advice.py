@@ -136,6 +136,12 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _NAMES_SUBJECT = re.compile(r"^(?:i|you|he|she|they|we|it|your\s+\w+)\b", re.IGNORECASE)
+# a condition that opens a new clause at the end of a part, so it governs the directives
+# after it: "Most are harmless, but if you get flashing lights, stop taking the pill"
+_OPENING_CONDITION = re.compile(
+    r"(?:,|\b(?:and|but|so|or))\s+((?:if|when|whenever|unless|in\s+case|as\s+soon\s+as)\b(?:(?!\b(?:if|when|whenever|unless)\b).)*)$",
+    re.IGNORECASE,
+)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -187,17 +193,22 @@ def _clauses(sentence: str) -> list[str]:
     condition = _CONDITION.match(stripped)
     lead = condition.group(0) if condition else ""
     clauses: list[str] = []
+    leads: list[str] = []
     for part in (p.strip(" ,") for p in _CLAUSE_SPLIT.split(stripped[len(lead) :]) if p and p.strip(" ,")):
         if clauses and len(part.split()) < MIN_CLAUSE_WORDS:
             clauses[-1] = f"{clauses[-1]} and {part}"
-        else:
-            clauses.append(part)
+            continue
+        clauses.append(part)
+        leads.append(lead)
+        opening = _OPENING_CONDITION.search(part)
+        if opening:  # "…, but if you get flashing lights" governs what follows
+            lead = f"{opening.group(1)}, "
     # "Your father should rest and stay away from the gym": the second directive is his too (and
     # "she shouldn't swim and keep the cast dry" does not carry the "not")
     subject = _SUBJECT.match(clauses[0]) if clauses else None
     if subject:
         clauses[1:] = [c if _NAMES_SUBJECT.match(c) else f"{subject.group(1)} {c}" for c in clauses[1:]]
-    return [f"{lead}{clause}" for clause in clauses]
+    return [f"{clause_lead}{clause}" for clause_lead, clause in zip(leads, clauses, strict=True)]
 
 
 def advice_items(text: str) -> list[str]:

@@ -196,6 +196,11 @@ _OTHER_ACTION = re.compile(
 )
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+# an imperative to take or use something is for the reader: "take it every day" is for "you"
+_SELF_IMPERATIVE = re.compile(
+    r"^(?:(?:please|just|do not|never|always|then|and)\s+)*(?:(?:keep|carry on|continue|stop)\s+)?"
+    r"(?:take|taking|swallow|use|using|apply|applying|drink|eat)\b"
+)
 # the one a medicine is given to: "you can give him ibuprofen" is about him
 _RECIPIENT = re.compile(rf"\b(?:give|let|allow|help)\s+(your (?:{RELATIVES})|him|her|them)\b")
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
@@ -312,11 +317,11 @@ def states_dose(text: str) -> bool:
 
 def _person(instruction: str) -> str | None:
     """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
-    "he", "you can keep running" for "you"; "you can give him ibuprofen" is for "he" (the
-    reader gives, he takes)."""
+    "he", "you can keep running" and "take it every day" for "you"; "you can give him
+    ibuprofen" is for "he" (the reader gives, he takes)."""
     match = _RECIPIENT.search(instruction) or _PERSON.search(instruction)
     if match is None:
-        return None
+        return "you" if _SELF_IMPERATIVE.match(instruction.strip()) else None
     word = match.group(match.lastindex or 0)
     if word.startswith("your "):
         return word.split()[1].rstrip("s")

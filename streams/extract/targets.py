@@ -22,6 +22,8 @@ from functools import lru_cache
 import snowballstemmer
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from streams.extract.drug_dictionary import drug_variants
+
 # concept -> the words and phrases that name it (lower case; matched as whole words)
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "alcohol": (
@@ -397,6 +399,42 @@ for _concept, _phrases in CONCEPTS.items():
         _CONCEPT_OF.setdefault(_phrase, []).append(_concept)
 _CONCEPT_PATTERN = _phrase_pattern(_CONCEPT_OF)
 _BODY_PATTERN = _phrase_pattern(BODY_PARTS)
+
+
+# the concepts above that are medicines (classes and members), as against activities and foods
+MEDICINE_CONCEPTS = frozenset(
+    {
+        "nsaid",
+        "paracetamol",
+        "antibiotic",
+        "anticoagulant",
+        "antihistamine",
+        "opioid",
+        "ssri",
+        "benzodiazepine",
+        "statin",
+        "inhaler",
+        "steroid",
+        "insulin",
+        "supplements",
+        "vaccine",
+        "contraception",
+    }
+)
+
+
+def medicines(targets: Iterable[str]) -> list[str]:
+    """The targets that are medicines: a medicine concept or one of its names, or a name of
+    the drug dictionary that names no other concept (the dictionary lists "sunscreen" too)."""
+    names = drug_variants()
+    return sorted(t for t in targets if _is_medicine(t, names))
+
+
+def _is_medicine(target: str, names: frozenset[str]) -> bool:
+    if target in MEDICINE_CONCEPTS:
+        return True
+    concepts = _CONCEPT_OF.get(target)
+    return target in names if concepts is None else not MEDICINE_CONCEPTS.isdisjoint(concepts)
 
 
 @dataclass(frozen=True)
