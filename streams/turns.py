@@ -39,7 +39,7 @@ from streams.extract.advice import advice_items, extract_advice, extract_stateme
 from streams.extract.entities import filter_entities
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import states_dose, without_slots
+from streams.extract.regimen import main_clause, states_dose, without_slots
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -200,12 +200,19 @@ class TurnPipeline:
                 lowered = item.lower()
                 named = [e for e in entities if e in lowered]
                 found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
-                if found.targets:
+                # the instruction without its reasons and conditions: "take 400 mg three times a day,
+                # unless you have a bleeding disorder" is about the drug under discussion
+                main = without_slots(main_clause(lowered))
+                instruction = topic_of(main, [e for e in named if e in main])
+                if instruction.targets:
                     targets = sorted(found.targets)
+                elif instruction.refers_back or found.refers_back:  # "it", "the tablets"
+                    targets = context
+                elif states_dose(item):  # "take 1600 mg tonight" is about a medicine
+                    targets = medicines(context) or state.medicines or context
                 else:
-                    inherits = found.refers_back or states_dose(item)  # "it", "the tablets", "take 10 mg twice a day"
-                    targets = context if inherits else sorted(topic_of(item, named).targets)
-                if found.targets:
+                    targets = sorted(found.targets or topic_of(item, named).targets)
+                if instruction.targets or (targets and not instruction.refers_back and not states_dose(item)):
                     context = targets
                 claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
         state.medicines = medicines(topic_of(text, entities).targets) or state.medicines

@@ -159,6 +159,20 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ("Five days of penicillin V is plenty.", "He needs penicillin V for a full 10 days.", (), "duration"),
         # an imperative to take something is for the reader, not for the person named before
         ("Your husband shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), None),
+        # a limit said as a prohibition, and getting help, are not reversals of giving the dose
+        ("Give 7.5 ml up to three times a day.", "Don't give more than 3 doses in 24 hours.", ("ibuprofen",), None),
+        ("Don't take tonight's dose.", "Get urgent help if you develop a tremor.", ("lithium",), None),
+        # amounts with a thousands separator
+        ("Take 400 IU of vitamin D a day.", "Taking 10,000 IU of vitamin D a day is fine.", (), "amount"),
+        ("Take 10,000 IU of vitamin D a day.", "Take 20,000 IU of vitamin D a day.", (), "amount"),
+        # two instructions under different conditions do not meet
+        (
+            "Once your skin has adjusted, use it every night.",
+            "If you become pregnant, stop it and speak to your GP.",
+            ("adapalene",),
+            None,
+        ),
+        ("If the pain is bad, take two tablets.", "If the pain is bad, don't take any.", ("co-codamol",), "polarity"),
         ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),
     ],
 )

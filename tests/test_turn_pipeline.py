@@ -262,3 +262,21 @@ async def test_it_after_a_question_naming_nothing_is_the_medicine_under_discussi
     assert state.previous_advice.claims[0].targets == ["mirtazapine"]
     [conflict] = outcomes[5].conflicts
     assert conflict.claim_a.turn_index == 1 and conflict.disagrees_on == "time of day"
+
+
+async def test_a_dose_is_about_the_drug_not_the_things_its_reasons_name() -> None:
+    drugs = ("ibuprofen", "bleeding")  # the extractor finds the symptom too
+
+    async def extract(text: str) -> list[str]:
+        return [d for d in drugs if d in text.lower()]
+
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    texts = [
+        "Ibuprofen works best for period pain. Take 400 mg up to three times a day, as soon as the bleeding begins.",
+        "You can take 800 mg at a time, up to three times a day.",
+    ]
+    state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    assert state is not None and state.previous_advice is not None
+    assert "ibuprofen" in state.previous_advice.claims[0].targets
+    [conflict] = outcomes[1].conflicts
+    assert conflict.disagrees_on == "amount"

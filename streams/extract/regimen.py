@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice
-from streams.extract.targets import CONCEPTS, topic_of
+from streams.extract.targets import CONCEPTS, content_words, topic_of
 
 _CONTRACTIONS = (
     (re.compile(r"\bwon't\b"), "will not"),
@@ -42,7 +42,8 @@ _FLIPS = re.compile(
 # service"), a limit ("no more than four doses" still says take them)
 _NAMES_WITH_FLIPS = re.compile(
     r"\bstop[- ]smoking (?:service|clinic|team|support|adviser|advisor|programme|program|nurse|group)s?\b|"
-    r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b"
+    r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b|"
+    r"\b(?:do not|never) (?:take|give|use|have)(?: \w+)? more than\b"  # "don't give more than 3 doses": a limit
 )
 # "you don't need to", "there's no need": the thing is not required, which is not a prohibition
 _NOT_REQUIRED = re.compile(
@@ -69,12 +70,12 @@ _CHANGING = re.compile(
 # subordinate clauses: context, not the instruction
 _SUBORDINATE = re.compile(
     r"\b(?:if|unless|while|whilst|when|whenever|because|since|as long as|until|in case|so that|"
-    r"though|although|however|except|but|as you|now that|given that|rather than|instead of|"
+    r"though|although|however|except|but|as you|as soon as|now that|given that|rather than|instead of|"
     r"once (?:you|your|it|the|they|he|she|that|this))\b"
 )
 # the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
 _EXPLANATION = re.compile(r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b")
-_PUNCTUATION = re.compile(r"[,;:()–—]")
+_PUNCTUATION = re.compile(r"[;:()–—]|,(?!\d{3}\b)")  # not the comma of "1,200 mg"
 # where a main clause starts after a subordinate one that no comma closes
 _SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need|have to|will|may)\b")
 # a contrast that opens a segment leads to its main point rather than to context
@@ -114,7 +115,7 @@ _UNITS = {
     "dose": "dose",
 }
 _AMOUNT = re.compile(
-    r"\b(\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
+    r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
     r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?)\b"
 )
@@ -191,6 +192,7 @@ _OTHER_ACTION = re.compile(
     r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
     r"(?:share|lend|store|carry|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
+    r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
@@ -247,6 +249,7 @@ class Regimen:
     other_action: bool = False  # about sharing, storing, asking …, not doing
     not_required: bool = False  # "you don't need to": not a prohibition
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
+    conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
 
 
 def _normalise(text: str) -> str:
@@ -285,13 +288,16 @@ def _segments(text: str) -> list[str]:
     return [segment for _, segment in _indexed_segments(text)]
 
 
-def _conditional(lowered: str, at: int) -> bool:
-    """Whether the instruction (the part at `at`) holds under a condition: one that comes
-    before it or inside it, or the part right after it ("take it, if you need to"); not one
-    in the reasons or in a later remark."""
+def _condition(lowered: str, at: int) -> str | None:
+    """The condition the instruction (the part at `at`) holds under: one that comes before it
+    or inside it, or the part right after it ("take it, if you need to"); not one in the
+    reasons or in a later remark. None when it holds regardless."""
     parts = [_CONCESSIVE.sub(" ", part) for part in _parts(lowered)]
+    found = [part[match.start() :] for part in parts[: at + 1] if (match := _CONDITIONAL.search(part))]
     after = parts[at + 1].strip() if at + 1 < len(parts) else ""
-    return any(_CONDITIONAL.search(part) for part in parts[: at + 1]) or bool(_CONDITIONAL.match(after))
+    if _CONDITIONAL.match(after):
+        found.append(after)
+    return " ".join(found) if found else None
 
 
 def _without_explanation(text: str) -> str:
@@ -343,7 +349,7 @@ def _amounts(text: str) -> frozenset[tuple[float, str]]:
     for number, unit in _AMOUNT.findall(text):
         value = _NUMBER_WORDS.get(number)
         stem = unit[:-2] if unit.endswith("es") and unit.startswith("patch") else unit.rstrip("s")
-        found.add((value if value is not None else float(number), _UNITS.get(stem, stem)))
+        found.add((value if value is not None else float(number.replace(",", "")), _UNITS.get(stem, stem)))
     return frozenset(found)
 
 
@@ -399,6 +405,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))
+    condition = _condition(lowered, at)
     flips = len(_FLIPS.findall(instruction)) - rules_out_change
     return Regimen(
         targets=targets,
@@ -407,7 +414,8 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         per_day=_per_day(lowered),
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
-        conditional=_conditional(lowered, at),
+        conditional=condition is not None,
+        conditions=content_words(condition or ""),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
@@ -447,6 +455,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         return None
     if a.person and b.person and a.person != b.person:  # "you can keep running" / "he shouldn't be running"
         return None
+    if a.conditions and b.conditions and a.conditions.isdisjoint(b.conditions):
+        return None  # "once your skin has adjusted, go up to every night" / "if you become pregnant, stop it"
     if a.conditional != b.conditional:
         # a permission under a condition lifts a flat prohibition ("don't drive the morning after" /
         # "you can drive the morning after if you feel alert"); a prohibition under a condition only
