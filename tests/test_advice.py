@@ -98,6 +98,7 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "It's best not to pop the blister.",
         "For Saturday, pop the blister first.",
         "So if you get a sore throat, stop the carbimazole.",
+        "A small glass of wine an hour before bed is a nice way to relax.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

@@ -173,6 +173,23 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             None,
         ),
         ("If the pain is bad, take two tablets.", "If the pain is bad, don't take any.", ("co-codamol",), "polarity"),
+        # a product's strength is not a dose
+        (
+            "Give 2.5 ml of the 100 mg/5 ml infant ibuprofen.",
+            "Give her 5 ml of the 100 mg/5 ml ibuprofen now.",
+            (),
+            "amount",
+        ),
+        ("Give 7.5 ml of the 120 mg/5 ml suspension.", "Give 7.5 ml of the 250 mg/5 ml suspension.", ("calpol",), None),
+        # every name of an everyday concept is the concept: pints are alcohol, like beer
+        (
+            "Keep it to 2 units a night, one pint of beer.",
+            "You can have up to 6 units a night, three pints.",
+            (),
+            "amount",
+        ),
+        # a purpose is no part of the instruction: "to help you quit" does not flip it
+        ("You can use an e-cigarette to help you quit smoking.", "You shouldn't use an e-cigarette.", (), "polarity"),
         ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),
     ],
 )

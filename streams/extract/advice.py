@@ -85,7 +85,11 @@ _DIRECTIVE = re.compile(
 _VERDICT_ON_THING = re.compile(
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
     r"(?:is|are|isn't|aren't|is\s+not|are\s+not)\s+(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|enough|plenty|"
-    r"sufficient|necessary|needed|required|the\s+(?:right|correct)\s+(?:amount|dose))\s*[.!]?\s*$",
+    r"sufficient|necessary|needed|required|the\s+(?:right|correct)\s+(?:amount|dose))\s*[.!]?\s*$|"
+    # "a small glass of wine is a nice way to relax", "swimming is a good option"
+    r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
+    r"(?:is|are)\s+(?:a|an|the)\s+(?:\w+\s+)?(?:good|nice|great|safe|sensible|reasonable|fine|helpful|useful|"
+    r"healthy|best|better|ideal)\s+(?:way|option|choice|idea|thing)\b",
     re.IGNORECASE,
 )
 # status or history of the person, not an instruction: "She takes…", "You mentioned you have been on…"

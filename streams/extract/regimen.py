@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice
-from streams.extract.targets import CONCEPTS, content_words, topic_of
+from streams.extract.targets import CONCEPTS, content_words, everyday_name, topic_of
 
 _CONTRACTIONS = (
     (re.compile(r"\bwon't\b"), "will not"),
@@ -74,7 +74,12 @@ _SUBORDINATE = re.compile(
     r"once (?:you|your|it|the|they|he|she|that|this))\b"
 )
 # the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
-_EXPLANATION = re.compile(r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b")
+_EXPLANATION = re.compile(
+    r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b|"
+    # a purpose: "take it with food to protect your stomach", "use it to help you quit"
+    r"(?<!try )(?<!need )(?<!want )(?<!you )(?<!sure )(?<!best )(?<!important )(?<!idea )"
+    r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b"
+)
 _PUNCTUATION = re.compile(r"[;:()–—]|,(?!\d{3}\b)")  # not the comma of "1,200 mg"
 # where a main clause starts after a subordinate one that no comma closes
 _SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need|have to|will|may)\b")
@@ -118,6 +123,10 @@ _AMOUNT = re.compile(
     r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
     r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?)\b"
+)
+# a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml"
+_STRENGTH = re.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s*(?:/|per|in)\s*(?:\d+(?:\.\d+)?\s*)?(?:ml|millilit(?:re|er)s?)\b"
 )
 # "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
 EVERY_DAY = -1.0
@@ -227,8 +236,12 @@ _CLASS_ALIASES = frozenset(
 
 
 def _specific(targets: frozenset[str]) -> frozenset[str]:
+    """The targets that name one drug or thing, not a class ("nsaid") or an everyday concept
+    under another of its names ("pints" is alcohol)."""
     return frozenset(
-        t for t in targets if t not in _CLASS_ALIASES and not any(t.startswith(name) for name in _CLASS_NAMES)
+        t
+        for t in targets
+        if t not in _CLASS_ALIASES and not any(t.startswith(name) for name in _CLASS_NAMES) and not everyday_name(t)
     )
 
 
@@ -346,7 +359,7 @@ def _days(text: str) -> float | None:
 
 def _amounts(text: str) -> frozenset[tuple[float, str]]:
     found = set()
-    for number, unit in _AMOUNT.findall(text):
+    for number, unit in _AMOUNT.findall(_STRENGTH.sub(" ", text)):
         value = _NUMBER_WORDS.get(number)
         stem = unit[:-2] if unit.endswith("es") and unit.startswith("patch") else unit.rstrip("s")
         found.add((value if value is not None else float(number.replace(",", "")), _UNITS.get(stem, stem)))

@@ -430,6 +430,13 @@ def medicines(targets: Iterable[str]) -> list[str]:
     return sorted(t for t in targets if _is_medicine(t, names))
 
 
+def everyday_name(target: str) -> bool:
+    """Whether a target is one name of an everyday concept ("beer", "pints" of alcohol),
+    where every name means the concept, unlike the members of a medicine class."""
+    concepts = _CONCEPT_OF.get(target)
+    return concepts is not None and target not in CONCEPTS and MEDICINE_CONCEPTS.isdisjoint(concepts)
+
+
 def _is_medicine(target: str, names: frozenset[str]) -> bool:
     if target in MEDICINE_CONCEPTS:
         return True
