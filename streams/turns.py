@@ -39,7 +39,7 @@ from streams.extract.advice import advice_items, extract_advice, extract_stateme
 from streams.extract.entities import filter_entities
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import main_clause, states_dose, without_slots
+from streams.extract.regimen import main_clause, states_schedule, takes_medicine, without_slots
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -103,6 +103,28 @@ class TurnOutcome:
 def is_duplicate(state: SessionState, turn: TurnEvent) -> bool:
     """A repeated event id, or a turn index at or below the last one processed."""
     return turn.event_id in state.recent_event_ids or turn.turn_index <= state.last_turn_index
+
+
+def _claim_topic(
+    item: str, entities: Sequence[str], context: list[str], medicines_before: list[str]
+) -> tuple[list[str], list[str], bool]:
+    """An advice item's targets, its content words, and whether the targets are inherited:
+    a claim whose instruction names nothing but "it", "the tablets" or a schedule ("take
+    1600 mg tonight", "the best time is first thing in the morning") is about what was
+    named before (`context`); a dose or a tablet is a medicine's, though the user last named
+    a symptom. Its reasons and condition do not name
+    what it is about: "take 400 mg three times a day, as soon as the bleeding starts"."""
+    lowered = item.lower()
+    named = [e for e in entities if e in lowered]
+    found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
+    main = main_clause(without_slots(lowered))
+    instruction = topic_of(main, [e for e in named if e in main])
+    words = sorted(found.words)
+    if instruction.targets:
+        return sorted(found.targets), words, False
+    if instruction.refers_back or found.refers_back or states_schedule(item):
+        return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
+    return sorted(found.targets or topic_of(item, named).targets), words, False
 
 
 @dataclass
@@ -197,24 +219,9 @@ class TurnPipeline:
                 mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
                 context = sorted(mentioned) if mentioned & named_entities else context
             for item in sentence_items:
-                lowered = item.lower()
-                named = [e for e in entities if e in lowered]
-                found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
-                # the instruction without its reasons and conditions: "take 400 mg three times a day,
-                # unless you have a bleeding disorder" is about the drug under discussion
-                main = without_slots(main_clause(lowered))
-                instruction = topic_of(main, [e for e in named if e in main])
-                if instruction.targets:
-                    targets = sorted(found.targets)
-                elif instruction.refers_back or found.refers_back:  # "it", "the tablets"
-                    targets = context
-                elif states_dose(item):  # "take 1600 mg tonight" is about a medicine
-                    targets = medicines(context) or state.medicines or context
-                else:
-                    targets = sorted(found.targets or topic_of(item, named).targets)
-                if instruction.targets or (targets and not instruction.refers_back and not states_dose(item)):
-                    context = targets
-                claims.append(AdviceClaim(text=item, targets=targets, words=sorted(found.words)))
+                targets, words, inherited = _claim_topic(item, entities, context, state.medicines)
+                context = context if inherited else targets or context
+                claims.append(AdviceClaim(text=item, targets=targets, words=words))
         state.medicines = medicines(topic_of(text, entities).targets) or state.medicines
         return claims
 

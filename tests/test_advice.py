@@ -31,6 +31,7 @@ def test_actions_and_recommendations_are_advice(sentence: str) -> None:
         "I understand this must be stressful for you.",
         "Many people feel tired in winter.",
         "Thanks for sharing that with me.",
+        "Just to check I've got it right: you're 35 and have started Concerta at 18 mg each morning.",
     ],
 )
 def test_statements_are_not_advice(sentence: str) -> None:
@@ -99,6 +100,7 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "For Saturday, pop the blister first.",
         "So if you get a sore throat, stop the carbimazole.",
         "A small glass of wine an hour before bed is a nice way to relax.",
+        "Wrap an ice pack in a tea towel and hold it on the burn.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

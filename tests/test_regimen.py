@@ -188,6 +188,19 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "amount",
         ),
+        # food and one dose of several
+        (
+            "Take one capsule on an empty stomach.",
+            "Take each capsule with a meal or a snack.",
+            ("flucloxacillin",),
+            "food",
+        ),
+        (
+            "Give a big breakfast with his morning dose.",
+            "Make sure the second dose is given no later than about 2pm.",
+            ("dexamethasone",),
+            None,
+        ),
         # a purpose is no part of the instruction: "to help you quit" does not flip it
         ("You can use an e-cigarette to help you quit smoking.", "You shouldn't use an e-cigarette.", (), "polarity"),
         ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),

@@ -280,3 +280,20 @@ async def test_a_dose_is_about_the_drug_not_the_things_its_reasons_name() -> Non
     assert "ibuprofen" in state.previous_advice.claims[0].targets
     [conflict] = outcomes[1].conflicts
     assert conflict.disagrees_on == "amount"
+
+
+async def test_a_schedule_that_names_nothing_is_the_schedule_of_the_medicine_under_discussion() -> None:
+    async def extract(text: str) -> list[str]:
+        return ["metformin"] if "metformin" in text.lower() else []
+
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    turns = [
+        turn(0, "Take metformin with your evening meal."),
+        turn(1, "When exactly is the best time to take the tablet each day?", Role.user),
+        turn(2, "The best time is first thing in the morning on an empty stomach."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert state.previous_advice.claims[0].targets == ["metformin"]
+    [conflict] = outcomes[2].conflicts
+    assert conflict.disagrees_on == "food"

@@ -31,7 +31,7 @@ _IMPERATIVE_VERBS = (
     "return|aim|allow|let|make|spread|space|split|store|finish|complete|change|reduce|drop|"
     "go ahead|hold off|steer clear|cut back|cut down|stay away|switch back|carry on|pop|prick|drain|cover|clean|"
     "soak|sit|lie|breathe|sip|chew|crush|dissolve|rinse|gargle|shower|bathe|moisturise|moisturize|massage|stretch|"
-    "lift|bend|ring|phone|omit|delay|postpone"
+    "lift|bend|ring|phone|omit|delay|postpone|wrap|place|press|cool|dab|plan|pack|buy|choose|mix|shake"
 )
 # "Tell me more", "Let me know": addressed to the assistant, not a health action
 _NOT_ADVICE_IMPERATIVE = re.compile(
@@ -95,13 +95,14 @@ _VERDICT_ON_THING = re.compile(
 # status or history of the person, not an instruction: "She takes…", "You mentioned you have been on…"
 _STATUS = re.compile(
     r"^(?:(?:so|and|but|also|currently|right\s+now|at\s+the\s+moment|i\s+see\s+that|i\s+understand\s+that|"
-    r"i\s+note\s+that|it\s+sounds\s+like)[\s,]+)*"
+    r"i\s+note\s+that|it\s+sounds\s+like|(?:just\s+)?to\s+(?:check|confirm|recap|summari[sz]e)(?:\s+i've\s+got\s+it\s+right)?:?)"
+    r"[\s,]+)*"
     r"(?:(?:he|she|they|the\s+patient|your\s+\w+|my\s+\w+|[A-Z][a-z]+)\s+(?:currently\s+|already\s+|still\s+|"
     r"also\s+|usually\s+|normally\s+)?(?:takes|is\s+taking|are\s+taking|has\s+been|have\s+been|had|was|were|"
     r"is\s+on|are\s+on|uses|used|started|stopped|tried|received|got|gets|needs|reports|reported|mentioned|"
     r"said|says|has|feels|felt|developed|noticed)|"
     r"you(?:'ve|\s+have)\s+(?:been|had|tried|taken|used|started|stopped|noticed|mentioned|said|told)|"
-    r"you(?:'re|\s+are)\s+(?:currently\s+|already\s+|still\s+)?(?:taking|on|using|having|feeling|getting)|"
+    r"you(?:'re|\s+are)\s+(?:currently\s+|already\s+|still\s+)?(?:taking|on|using|having|feeling|getting|\d+)|"
     r"you\s+(?:mentioned|said|told|noted|described|reported|explained|take|took|were|had|used|tried|started|"
     r"stopped|already\s+take|currently\s+take|usually\s+take|also\s+take))\b",
     re.IGNORECASE,
@@ -162,6 +163,8 @@ def is_advice(sentence: str) -> bool:
     """Whether a sentence (or clause) recommends, prescribes or forbids an action to the person."""
     stripped = sentence.strip()
     if not stripped or stripped.endswith("?"):
+        return False
+    if stripped.endswith(":") and len(stripped.split()) <= 2:  # a heading: "Plan:", "Avoid:"
         return False
     core = _core(stripped)
     if _NOT_ADVICE_IMPERATIVE.search(core):

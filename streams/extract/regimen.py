@@ -164,7 +164,8 @@ _WITHOUT_FOOD = re.compile(
     r"(?:\d+|thirty|an hour|one hour) (?:minutes? |hours? )?before (?:food|eating|breakfast|meals?|you eat))\b"
 )
 _WITH_FOOD = re.compile(
-    r"\b(?:with (?:food|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper|something to eat|milk)|"
+    r"\b(?:with (?:food|a meal|meals|a snack|your (?:\w+ )?meal|breakfast|lunch|dinner|supper|something to eat|milk)"
+    r"(?: or (?:a )?(?:meal|snack|food))?|"
     r"after (?:food|eating|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper)|"
     r"straight after (?:\w+ )?(?:eating|food|a meal|it)|"
     r"on a full stomach)\b"
@@ -207,6 +208,12 @@ _OTHER_ACTION = re.compile(
 )
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+_ONE_DOSE_OF_SEVERAL = re.compile(
+    r"\b(?:first|second|third|last|other|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b"
+)
+_MEDICINE_WORDS = re.compile(
+    r"\b(?:take|taking|swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
+)
 # an imperative to take or use something is for the reader: "take it every day" is for "you"
 _SELF_IMPERATIVE = re.compile(
     r"^(?:(?:please|just|do not|never|always|then|and)\s+)*(?:(?:keep|carry on|continue|stop)\s+)?"
@@ -263,6 +270,7 @@ class Regimen:
     not_required: bool = False  # "you don't need to": not a prohibition
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
+    one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
 
 
 def _normalise(text: str) -> str:
@@ -332,6 +340,20 @@ def states_dose(text: str) -> bool:
     instruction that names no drug is about the one under discussion."""
     lowered = _normalise(text)
     return bool(_amounts(lowered)) or _per_day(lowered) is not None
+
+
+def states_schedule(text: str) -> bool:
+    """Whether a claim gives a dose, a time of day or when to take it around food ("the best
+    time is first thing in the morning on an empty stomach"): a schedule that names nothing
+    is the schedule of what is under discussion."""
+    lowered = _normalise(text)
+    return states_dose(text) or _food(lowered) is not None or any(pattern.search(lowered) for _, pattern in _TIMES)
+
+
+def takes_medicine(text: str) -> bool:
+    """Whether a claim is about taking a medicine: it gives a dose, or speaks of taking,
+    tablets or doses ("take it with food", "the capsules")."""
+    return states_dose(text) or bool(_MEDICINE_WORDS.search(_normalise(text)))
 
 
 def _person(instruction: str) -> str | None:
@@ -427,6 +449,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         per_day=_per_day(lowered),
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
+        one_dose_of_several=bool(_ONE_DOSE_OF_SEVERAL.search(lowered)),
         conditional=condition is not None,
         conditions=content_words(condition or ""),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
@@ -492,6 +515,7 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
             return "duration"
     if a.food and b.food and a.food != b.food:
         return "food"
-    if a.times and b.times and a.times.isdisjoint(b.times) and not (a.per_day or 0) > 1 and not (b.per_day or 0) > 1:
+    several = a.one_dose_of_several or b.one_dose_of_several or (a.per_day or 0) > 1 or (b.per_day or 0) > 1
+    if a.times and b.times and a.times.isdisjoint(b.times) and not several:
         return "time of day"
     return None
