@@ -184,3 +184,15 @@ def test_a_condition_opened_mid_sentence_governs_the_directives_after_it() -> No
 def test_medicines_are_drugs_and_medicine_classes_not_activities() -> None:
     targets = topic_of("Use your reliever inhaler and sunscreen, avoid alcohol, take adapalene.", ["adapalene"]).targets
     assert medicines(targets) == ["adapalene", "inhaler", "reliever"]
+
+
+def test_a_condition_after_directives_joined_by_and_governs_them_all() -> None:
+    assert advice_items("Stop exercising and contact your midwife if you have bleeding.") == [
+        "Stop exercising if you have bleeding.",
+        "contact your midwife if you have bleeding.",
+    ]
+    # after a comma, the condition is the last directive's own
+    assert advice_items("Take it with food, and see your GP if it gets worse.") == [
+        "Take it with food",
+        "see your GP if it gets worse.",
+    ]

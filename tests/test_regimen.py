@@ -204,6 +204,7 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         # a purpose is no part of the instruction: "to help you quit" does not flip it
         ("You can use an e-cigarette to help you quit smoking.", "You shouldn't use an e-cigarette.", (), "polarity"),
         ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),
+        ("He shouldn't be running six weeks after his knee replacement.", "And keep up the running.", (), None),
     ],
 )
 def test_instruction_slots_read_limits_idioms_persons_and_reasons(earlier: str, new: str, targets, expected) -> None:

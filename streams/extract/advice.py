@@ -141,6 +141,8 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _NAMES_SUBJECT = re.compile(r"^(?:i|you|he|she|they|we|it|your\s+\w+)\b", re.IGNORECASE)
+# a condition after a directive: "contact your midwife if you have bleeding"
+_TRAILING_CONDITION = re.compile(r"(?<=\w)\s+(?:if|unless|in\s+case|whenever)\b.*$", re.IGNORECASE)
 # a condition that opens a new clause at the end of a part, so it governs the directives
 # after it: "Most are harmless, but if you get flashing lights, stop taking the pill"
 _OPENING_CONDITION = re.compile(
@@ -157,6 +159,12 @@ def split_sentences(text: str) -> list[str]:
 def _core(sentence: str) -> str:
     core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
     return _CONDITION.sub("", core, count=1).strip()
+
+
+def is_imperative(text: str) -> bool:
+    """Whether a clause opens with an instruction verb addressed to the reader ("keep up
+    the running", "don't take it")."""
+    return bool(_IMPERATIVE.search(text.strip()))
 
 
 def is_advice(sentence: str) -> bool:
@@ -191,25 +199,44 @@ def _advice_sentences(text: str) -> list[str]:
     return kept
 
 
+def _parts_with_joins(text: str) -> list[tuple[str, str]]:
+    """The parts `_CLAUSE_SPLIT` cuts `text` into, each with the separator before it ("and",
+    ", and", ";" …)."""
+    parts, start, join = [], 0, ""
+    for match in _CLAUSE_SPLIT.finditer(text):
+        parts.append((join, text[start : match.start()]))
+        start, join = match.end(), match.group(0)
+    parts.append((join, text[start:]))
+    return [(" ".join(j.lower().split()), p.strip(" ,")) for j, p in parts if p and p.strip(" ,")]
+
+
 def _clauses(sentence: str) -> list[str]:
     """The directives of one sentence; a one-word split-off part stays with the one before.
     A leading condition governs every directive after it, so each keeps it: "If you get a
     sore throat, stop the tablets and call us" gives "If you get a sore throat, stop the
-    tablets" and "If you get a sore throat, call us"."""
+    tablets" and "If you get a sore throat, call us". A condition at the end of directives
+    joined by a bare "and" governs them all: "Stop exercising and contact your midwife if
+    you have bleeding"."""
     stripped = sentence.strip()
     condition = _CONDITION.match(stripped)
     lead = condition.group(0) if condition else ""
     clauses: list[str] = []
     leads: list[str] = []
-    for part in (p.strip(" ,") for p in _CLAUSE_SPLIT.split(stripped[len(lead) :]) if p and p.strip(" ,")):
+    joins: list[str] = []
+    for join, part in _parts_with_joins(stripped[len(lead) :]):
         if clauses and len(part.split()) < MIN_CLAUSE_WORDS:
             clauses[-1] = f"{clauses[-1]} and {part}"
             continue
         clauses.append(part)
         leads.append(lead)
+        joins.append(join)
         opening = _OPENING_CONDITION.search(part)
         if opening:  # "…, but if you get flashing lights" governs what follows
             lead = f"{opening.group(1)}, "
+    for index in range(len(clauses) - 1, 0, -1):
+        trailing = _TRAILING_CONDITION.search(clauses[index])
+        if trailing and joins[index] == "and" and not _TRAILING_CONDITION.search(clauses[index - 1]):
+            clauses[index - 1] = f"{clauses[index - 1].rstrip('.')} {trailing.group(0).strip()}"
     # "Your father should rest and stay away from the gym": the second directive is his too (and
     # "she shouldn't swim and keep the cast dry" does not carry the "not")
     subject = _SUBJECT.match(clauses[0]) if clauses else None

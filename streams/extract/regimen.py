@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from streams.extract.advice import RELATIVES, is_advice
+from streams.extract.advice import RELATIVES, is_advice, is_imperative
 from streams.extract.targets import CONCEPTS, content_words, everyday_name, topic_of
 
 _CONTRACTIONS = (
@@ -208,16 +208,12 @@ _OTHER_ACTION = re.compile(
 )
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+_GIVING = re.compile(r"^(?:(?:please|just|then|and|do not|never)\s+)*(?:give|let|allow|help)\b")
 _ONE_DOSE_OF_SEVERAL = re.compile(
     r"\b(?:first|second|third|last|other|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b"
 )
 _MEDICINE_WORDS = re.compile(
     r"\b(?:take|taking|swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
-)
-# an imperative to take or use something is for the reader: "take it every day" is for "you"
-_SELF_IMPERATIVE = re.compile(
-    r"^(?:(?:please|just|do not|never|always|then|and)\s+)*(?:(?:keep|carry on|continue|stop)\s+)?"
-    r"(?:take|taking|swallow|use|using|apply|applying|drink|eat)\b"
 )
 # the one a medicine is given to: "you can give him ibuprofen" is about him
 _RECIPIENT = re.compile(rf"\b(?:give|let|allow|help)\s+(your (?:{RELATIVES})|him|her|them)\b")
@@ -358,11 +354,12 @@ def takes_medicine(text: str) -> bool:
 
 def _person(instruction: str) -> str | None:
     """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
-    "he", "you can keep running" and "take it every day" for "you"; "you can give him
+    "he", "you can keep running" and an imperative ("keep up the running") for "you"; "you can give him
     ibuprofen" is for "he" (the reader gives, he takes)."""
     match = _RECIPIENT.search(instruction) or _PERSON.search(instruction)
     if match is None:
-        return "you" if _SELF_IMPERATIVE.match(instruction.strip()) else None
+        # "give 2.5 ml" is for someone the reader looks after, not for the reader
+        return "you" if is_imperative(instruction) and not _GIVING.match(instruction.strip()) else None
     word = match.group(match.lastindex or 0)
     if word.startswith("your "):
         return word.split()[1].rstrip("s")
