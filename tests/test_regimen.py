@@ -181,7 +181,9 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             "amount",
         ),
         ("Give 7.5 ml of the 120 mg/5 ml suspension.", "Give 7.5 ml of the 250 mg/5 ml suspension.", ("calpol",), None),
-        # every name of an everyday concept is the concept: pints are alcohol, like beer
+        # every name of an everyday substance is the substance: pints are alcohol, like beer; but a
+        # nap is not going to bed
+        ("Go back to bed only when you feel sleepy.", "It's best to avoid daytime naps.", (), None),
         (
             "Keep it to 2 units a night, one pint of beer.",
             "You can have up to 6 units a night, three pints.",

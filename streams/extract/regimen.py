@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
-from streams.extract.targets import CONCEPTS, content_words, everyday_name, topic_of
+from streams.extract.targets import CONCEPTS, content_words, substance_name, topic_of
 
 _CONTRACTIONS = (
     (re.compile(r"\bwon't\b"), "will not"),
@@ -239,12 +239,12 @@ _CLASS_ALIASES = frozenset(
 
 
 def _specific(targets: frozenset[str]) -> frozenset[str]:
-    """The targets that name one drug or thing, not a class ("nsaid") or an everyday concept
-    under another of its names ("pints" is alcohol)."""
+    """The targets that name one drug or thing, not a class ("nsaid") or an everyday
+    substance under another of its names ("pints" is alcohol)."""
     return frozenset(
         t
         for t in targets
-        if t not in _CLASS_ALIASES and not any(t.startswith(name) for name in _CLASS_NAMES) and not everyday_name(t)
+        if t not in _CLASS_ALIASES and not any(t.startswith(name) for name in _CLASS_NAMES) and not substance_name(t)
     )
 
 

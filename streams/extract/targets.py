@@ -430,11 +430,15 @@ def medicines(targets: Iterable[str]) -> list[str]:
     return sorted(t for t in targets if _is_medicine(t, names))
 
 
-def everyday_name(target: str) -> bool:
-    """Whether a target is one name of an everyday concept ("beer", "pints" of alcohol),
-    where every name means the concept, unlike the members of a medicine class."""
+# everyday substances: every name of one is the substance ("beer", "pints": alcohol), unlike
+# the members of a medicine class or the kinds of an activity (a nap is not a night's sleep)
+SUBSTANCE_CONCEPTS = frozenset({"alcohol", "caffeine", "smoking", "fluids", "salt", "sugar", "dairy", "grapefruit"})
+
+
+def substance_name(target: str) -> bool:
+    """Whether a target is another name of an everyday substance ("pints" for alcohol)."""
     concepts = _CONCEPT_OF.get(target)
-    return concepts is not None and target not in CONCEPTS and MEDICINE_CONCEPTS.isdisjoint(concepts)
+    return concepts is not None and target not in CONCEPTS and not SUBSTANCE_CONCEPTS.isdisjoint(concepts)
 
 
 def _is_medicine(target: str, names: frozenset[str]) -> bool:
