@@ -37,9 +37,9 @@ from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
 from streams.extract.advice import advice_items, extract_advice, extract_statements, split_sentences
 from streams.extract.entities import filter_entities
-from streams.extract.facts import user_facts
+from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import main_clause, states_schedule, takes_medicine, without_slots
+from streams.extract.regimen import loosens, main_clause, states_schedule, takes_medicine, without_slots
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -250,11 +250,17 @@ class TurnPipeline:
         vectors = {c.text: self._vectors[c.text] for c in claims}
         return lambda a, b: float(vectors[a] @ vectors[b])
 
-    def _justification(self, state: SessionState, earlier: AdviceItem, turn: TurnEvent) -> UserFact | None:
-        """The latest new fact the user stated between the earlier advice and this turn."""
+    def _justification(self, state: SessionState, verdict: TurnVerdict, turn: TurnEvent) -> UserFact | None:
+        """The latest new fact the user stated between the earlier advice and this turn that
+        can justify the change: a fact that calls for caution (pregnancy, a diagnosis, an
+        allergy, another medicine, a side effect) does not justify allowing what was
+        forbidden, or more of it."""
         if self.rule.seed:
             return None
-        between = [f for f in state.user_facts if earlier.turn_index < f.turn_index < turn.turn_index]
+        earlier = verdict.earlier.turn_index
+        between = [f for f in state.user_facts if earlier < f.turn_index < turn.turn_index]
+        if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
+            between = [f for f in between if f.reason not in CAUTION_FACTS]
         return between[-1] if between else None
 
     async def _assistant_turn(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> None:
@@ -298,7 +304,7 @@ class TurnPipeline:
                 state.global_evaluated_pairs += 1
             if not verdict.contradicts:
                 continue
-            fact = self._justification(state, verdict.earlier, turn)
+            fact = self._justification(state, verdict, turn)
             if fact is not None:
                 state.revisions += 1
             elif key == adjacent_key:

@@ -297,3 +297,26 @@ async def test_a_schedule_that_names_nothing_is_the_schedule_of_the_medicine_und
     assert state.previous_advice.claims[0].targets == ["metformin"]
     [conflict] = outcomes[2].conflicts
     assert conflict.disagrees_on == "food"
+
+
+async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> None:
+    async def extract(text: str) -> list[str]:
+        return [d for d in ("ibuprofen", "naproxen", "furosemide") if d in text.lower()]
+
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    cautious = [
+        turn(0, "You can take ibuprofen for the pain."),
+        turn(1, "I've just found out I'm pregnant.", Role.user),
+        turn(2, "Don't take ibuprofen now."),
+    ]
+    _, outcomes = await run(pipeline, cautious)
+    [revision] = outcomes[2].conflicts
+    assert revision.kind == "turn_revision"
+    loosened = [
+        turn(0, "Please don't take naproxen.", session="s2"),
+        turn(1, "I also take furosemide.", Role.user, session="s2"),
+        turn(2, "Naproxen is fine to take for a few days.", session="s2"),
+    ]
+    _, outcomes = await run(pipeline, loosened)
+    [contradiction] = outcomes[2].conflicts
+    assert contradiction.kind == "turn_self_contradiction"

@@ -18,6 +18,10 @@ from streams.extract.advice import split_sentences
 from streams.extract.drug_dictionary import drug_spans
 
 _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
+# facts that call for more caution, not less: after "I'm pregnant" or "I also take
+# furosemide", allowing what was forbidden, or more of it, is no revision they justify
+CAUTION_FACTS = frozenset({"pregnancy", "diagnosis", "allergy", "medication", "side_effect"})
+
 FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "pregnancy": re.compile(
         r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"

@@ -57,7 +57,10 @@ _RULED_OUT_CHANGE = re.compile(
 _CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
     r"once (?:you|your|it|the|they|he|she|that|this)|"
-    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice))\b"
+    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice)|"
+    # a passing state: "while you can't keep fluids down", "while you're being sick"
+    r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
+    r"unwell|ill|poorly|dehydrated))\b"
 )
 # "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition
 _CONCESSIVE = re.compile(r"\beven (?:if|when|once|though|on days when)\b")
@@ -479,6 +482,20 @@ def same_target(a: Regimen, b: Regimen) -> bool:
 def comparable(a: Regimen, b: Regimen) -> bool:
     """Whether the slots can decide: both name what they are about."""
     return bool(a.targets) and bool(b.targets)
+
+
+def loosens(earlier: str, new: str, slot: str | None) -> bool:
+    """Whether the new claim allows what the earlier one forbade (slot "polarity"), or more
+    of it (slot "amount": a larger amount in a unit both give)."""
+    a, b = regimen_of(earlier), regimen_of(new)
+    if slot == "polarity":
+        return b.polarity > a.polarity
+    if slot == "amount":
+        units = {u for _, u in a.amounts} & {u for _, u in b.amounts}
+        return any(
+            max(v for v, u in b.amounts if u == unit) > max(v for v, u in a.amounts if u == unit) for unit in units
+        )
+    return False
 
 
 def disagreement(a: Regimen, b: Regimen) -> str | None:
