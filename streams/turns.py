@@ -110,10 +110,10 @@ def _claim_topic(
 ) -> tuple[list[str], list[str], bool]:
     """An advice item's targets, its content words, and whether the targets are inherited:
     a claim whose instruction names nothing but "it", "the tablets" or a schedule ("take
-    1600 mg tonight", "the best time is first thing in the morning") is about what was
-    named before (`context`); a dose or a tablet is a medicine's, though the user last named
-    a symptom. Its reasons and condition do not name
-    what it is about: "take 400 mg three times a day, as soon as the bleeding starts"."""
+    1600 mg tonight", "take them first thing in the morning") is about what was named
+    before (`context`); a dose or a tablet is a medicine's, though the user last named a
+    symptom. Its reasons and condition do not name what it is about: "take 400 mg three
+    times a day, as soon as the bleeding starts"."""
     lowered = item.lower()
     named = [e for e in entities if e in lowered]
     found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"

@@ -190,6 +190,26 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "amount",
         ),
+        # stages of a plan, a return to the dose, sharing in a list, extra doses
+        (
+            "For the first two weeks he should not lift anything heavy.",
+            "From two weeks he can begin to lift light loads.",
+            (),
+            None,
+        ),
+        (
+            "Don't take simvastatin for the 7 days of the course.",
+            "Back to 40 mg of simvastatin each evening.",
+            (),
+            None,
+        ),
+        (
+            "Give 1 puff of the blue inhaler every minute.",
+            "- Please don't share her inhalers with him.",
+            ("inhaler",),
+            None,
+        ),
+        ("Give his dexamethasone with breakfast.", "Don't give any extra doses later on.", ("dexamethasone",), None),
         # food and one dose of several
         (
             "Take one capsule on an empty stomach.",

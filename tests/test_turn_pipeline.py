@@ -290,7 +290,7 @@ async def test_a_schedule_that_names_nothing_is_the_schedule_of_the_medicine_und
     turns = [
         turn(0, "Take metformin with your evening meal."),
         turn(1, "When exactly is the best time to take the tablet each day?", Role.user),
-        turn(2, "The best time is first thing in the morning on an empty stomach."),
+        turn(2, "The best time to take one is first thing in the morning on an empty stomach."),
     ]
     state, outcomes = await run(pipeline, turns)
     assert state is not None and state.previous_advice is not None

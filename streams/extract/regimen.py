@@ -24,6 +24,7 @@ from functools import lru_cache
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
 from streams.extract.targets import CONCEPTS, content_words, substance_name, topic_of
 
+_LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
 _CONTRACTIONS = (
     (re.compile(r"\bwon't\b"), "will not"),
     (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
@@ -198,7 +199,12 @@ _DURATION = re.compile(
 )
 # "as for alcohol, it's best to avoid it": the first part names the topic, the second instructs
 _TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes to|on the subject of)\b")
-_RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on)\b")
+_RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d)")
+# a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
+_PLANNED_STAGE = re.compile(
+    r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|"
+    r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
+)
 # instructions about another action on the thing: sharing, storing, asking about it
 _OTHER_ACTION = re.compile(
     r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
@@ -216,13 +222,14 @@ _ONE_DOSE_OF_SEVERAL = re.compile(
     r"\b(?:first|second|third|last|other|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b"
 )
 _MEDICINE_WORDS = re.compile(
-    r"\b(?:take|taking|swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
+    r"\b(?:(?:take|taking)(?! (?:off|care|a break|time|a rest|it easy|part|a seat|a look|a walk|a breath))|"
+    r"swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
 )
 # the one a medicine is given to: "you can give him ibuprofen" is about him
 _RECIPIENT = re.compile(rf"\b(?:give|let|allow|help)\s+(your (?:{RELATIVES})|him|her|them)\b")
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
 _EXTRA_DOSE = re.compile(
-    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?)\b"
+    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?)\b"
 )
 _CLASS_NAMES = frozenset(CONCEPTS)
 _CLASS_ALIASES = frozenset(
@@ -270,10 +277,11 @@ class Regimen:
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
     one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
+    stage: bool = False  # one stage of a plan: "for the first two weeks", "from two weeks"
 
 
 def _normalise(text: str) -> str:
-    lowered = text.lower().replace("’", "'")
+    lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'"))
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
     return lowered
@@ -342,11 +350,12 @@ def states_dose(text: str) -> bool:
 
 
 def states_schedule(text: str) -> bool:
-    """Whether a claim gives a dose, a time of day or when to take it around food ("the best
-    time is first thing in the morning on an empty stomach"): a schedule that names nothing
-    is the schedule of what is under discussion."""
+    """Whether a claim gives a dose, or says when to take something ("take it first thing in
+    the morning on an empty stomach"): a schedule that names nothing is the schedule of what
+    is under discussion."""
     lowered = _normalise(text)
-    return states_dose(text) or _food(lowered) is not None or any(pattern.search(lowered) for _, pattern in _TIMES)
+    timed = _food(lowered) is not None or any(pattern.search(lowered) for _, pattern in _TIMES)
+    return states_dose(text) or (timed and bool(_MEDICINE_WORDS.search(lowered)))
 
 
 def takes_medicine(text: str) -> bool:
@@ -450,6 +459,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
         one_dose_of_several=bool(_ONE_DOSE_OF_SEVERAL.search(lowered)),
+        stage=bool(_PLANNED_STAGE.search(lowered)),
         conditional=condition is not None,
         conditions=content_words(condition or ""),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
@@ -515,7 +525,7 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         lifts = conditional.polarity > 0 > plain.polarity and not plain.not_required
         return "polarity" if lifts and not (a.resumes or b.resumes or a.changing or b.changing) else None
     if a.polarity != b.polarity:
-        return None if a.resumes or b.resumes else "polarity"
+        return None if a.resumes or b.resumes or a.stage or b.stage else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
         return None
     if not (a.changing or b.changing):
