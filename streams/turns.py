@@ -35,7 +35,7 @@ from models.events import (
 )
 from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
-from streams.extract.advice import advice_items, extract_advice, extract_statements, split_sentences
+from streams.extract.advice import advice_items, extract_advice, extract_statements, is_assent, split_sentences
 from streams.extract.entities import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
@@ -122,6 +122,8 @@ def _claim_topic(
     words = sorted(found.words)
     if instruction.targets:
         return sorted(found.targets), words, False
+    if is_assent(item):  # "Go ahead": yes to what the user asked about
+        return context, words, True
     if instruction.refers_back or found.refers_back or states_schedule(item):
         return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
     return sorted(found.targets or topic_of(item, named).targets), words, False

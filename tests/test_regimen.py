@@ -210,6 +210,31 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             None,
         ),
         ("Give his dexamethasone with breakfast.", "Don't give any extra doses later on.", ("dexamethasone",), None),
+        # "carry on" is no other action; a list after the instruction is its object; a restated dose
+        (
+            "It's best to finish the 5-day course of amoxicillin.",
+            "Carry on taking the amoxicillin for 7 days.",
+            (),
+            "duration",
+        ),
+        (
+            "Avoid tea, coffee, milk and antacids for an hour either side.",
+            "Have it with your cup of tea.",
+            ("caffeine",),
+            "polarity",
+        ),
+        (
+            "Take your usual 800 mg tonight.",
+            "Take 1600 mg — your usual 800 mg plus the 800 mg you missed.",
+            ("lithium",),
+            "amount",
+        ),
+        (
+            "You can carry on with ibuprofen if it's helping.",
+            "After that, you can stop the ibuprofen.",
+            ("ibuprofen",),
+            None,
+        ),
         # food and one dose of several
         (
             "Take one capsule on an empty stomach.",

@@ -320,3 +320,17 @@ async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> N
     _, outcomes = await run(pipeline, loosened)
     [contradiction] = outcomes[2].conflicts
     assert contradiction.kind == "turn_self_contradiction"
+
+
+async def test_go_ahead_says_yes_to_what_the_user_asked_about() -> None:
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({})), TurnSettings(stride=1))
+    turns = [
+        turn(0, "Avoid tea and coffee for an hour either side of the iron tablet."),
+        turn(1, "I always have my tea with breakfast. Can't I just do that?", Role.user),
+        turn(2, "Go ahead."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert "caffeine" in state.previous_advice.claims[0].targets
+    [conflict] = outcomes[2].conflicts
+    assert conflict.disagrees_on == "polarity"

@@ -161,6 +161,19 @@ def _core(sentence: str) -> str:
     return _CONDITION.sub("", core, count=1).strip()
 
 
+_ASSENT = re.compile(
+    r"^(?:(?:yes|yeah|sure|okay|ok|honestly|then)[\s,—-]+)*(?:go ahead|that's fine|that is fine|that's ok|that's okay|"
+    r"that's absolutely fine|you can do that|that should be fine)\b",
+    re.IGNORECASE,
+)
+
+
+def is_assent(text: str) -> bool:
+    """Whether a claim says yes to what the user asked ("Go ahead", "That's fine") and so is
+    about what the user named."""
+    return bool(_ASSENT.search(text.strip()))
+
+
 def is_imperative(text: str) -> bool:
     """Whether a clause opens with an instruction verb addressed to the reader ("keep up
     the running", "don't take it")."""

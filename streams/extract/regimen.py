@@ -79,7 +79,8 @@ _SUBORDINATE = re.compile(
 )
 # the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
 _EXPLANATION = re.compile(
-    r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way)\b|"
+    r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way|"
+    r"(?:and )?then you (?:do not|will not) (?:have|need) to)\b|"
     # a purpose: "take it with food to protect your stomach", "use it to help you quit"
     r"(?<!try )(?<!need )(?<!want )(?<!you )(?<!sure )(?<!best )(?<!important )(?<!idea )"
     r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b"
@@ -128,6 +129,8 @@ _AMOUNT = re.compile(
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
     r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?)\b"
 )
+# a dose restated beside the new one: "take 1600 mg — your usual 800 mg plus the 800 mg you missed"
+_RESTATED = re.compile(r"\b(?:(?:your|the|his|her) usual|plus(?: the)?|on top of(?: the)?)\s+\d[\d.,]*\s*\w+")
 # a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml"
 _STRENGTH = re.compile(
     r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s*(?:/|per|in)\s*(?:\d+(?:\.\d+)?\s*)?(?:ml|millilit(?:re|er)s?)\b"
@@ -202,14 +205,14 @@ _TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes 
 _RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d)")
 # a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
 _PLANNED_STAGE = re.compile(
-    r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|"
+    r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
     r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
 )
 # instructions about another action on the thing: sharing, storing, asking about it
 _OTHER_ACTION = re.compile(
     r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
     r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
-    r"(?:share|lend|store|carry|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
+    r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
@@ -388,6 +391,12 @@ def _days(text: str) -> float | None:
     return number * {"day": 1.0, "week": 7.0, "month": 30.0}[unit]
 
 
+def _given_amounts(lowered: str) -> frozenset[tuple[float, str]]:
+    """The amounts a claim gives: not those of its reasons, nor a dose it only restates
+    beside the new one; a claim that only restates one gives that one."""
+    return _amounts(_RESTATED.sub(" ", _without_explanation(lowered))) or _amounts(lowered)
+
+
 def _amounts(text: str) -> frozenset[tuple[float, str]]:
     found = set()
     for number, unit in _AMOUNT.findall(_STRENGTH.sub(" ", text)):
@@ -445,7 +454,10 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         own = [(index, seg) for index, seg in indexed if not _TOPIC_INTRODUCER.match(seg)]
     # the part that instructs, where several name the target ("sertraline passes into breast milk, so
     # you should stop breastfeeding")
-    at, chosen = next((pair for pair in own if is_advice(pair[1])), own[0] if own else (0, head))
+    # "avoid tea, coffee, milk and antacids": a list after the instruction is its object
+    listed = bool(own) and len(own[0][1].split()) <= 3
+    fallback = indexed[0] if indexed and is_advice(head) and listed else own[0] if own else (0, head)
+    at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
     instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))
@@ -454,7 +466,9 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     return Regimen(
         targets=targets,
         polarity=-1 if flips % 2 else 1,
-        amounts=frozenset() if rules_out_change else _amounts(lowered),  # the amount of a change ruled out
+        # the amount the instruction gives, not one its explanation restates ("take 1600 mg —
+        # your usual 800 mg plus the 800 mg you missed"); none for a change ruled out
+        amounts=frozenset() if rules_out_change else _given_amounts(lowered),
         per_day=_per_day(lowered),
         times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
         food=_food(lowered),
@@ -523,7 +537,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         # narrows a flat permission ("you can drive" / "don't drive if your sugar is low")
         conditional, plain = (a, b) if a.conditional else (b, a)
         lifts = conditional.polarity > 0 > plain.polarity and not plain.not_required
-        return "polarity" if lifts and not (a.resumes or b.resumes or a.changing or b.changing) else None
+        planned = a.resumes or b.resumes or a.changing or b.changing or a.stage or b.stage
+        return "polarity" if lifts and not planned else None
     if a.polarity != b.polarity:
         return None if a.resumes or b.resumes or a.stage or b.stage else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
