@@ -235,6 +235,7 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("ibuprofen",),
             None,
         ),
+        ("Please stop the ibuprofen now you're on naproxen.", "Leave the ibuprofen out completely.", (), None),
         # food and one dose of several
         (
             "Take one capsule on an empty stomach.",

@@ -37,7 +37,7 @@ _FLIPS = re.compile(
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
     r"steer clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
-    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss)\b"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}out|leave out|leave off)\b"
 )
 # words with a flip that do not turn the instruction around: a service's name ("the stop smoking
 # service"), a limit ("no more than four doses" still says take them)
