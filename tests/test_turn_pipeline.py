@@ -222,13 +222,17 @@ def test_a_bare_pipeline_uses_the_service_defaults() -> None:
     assert RateSettings() == rate_settings(defaults)
 
 
+def pipeline_finding(*names: str) -> TurnPipeline:
+    """A pipeline whose entity extractor finds these names (drugs, symptoms) where a text has them."""
+
+    async def extract(text: str) -> list[str]:
+        return [name for name in names if name in text.lower()]
+
+    return TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+
+
 async def test_your_tablet_is_the_drug_the_turn_named_just_before() -> None:
-    drugs = ("mirtazapine", "sertraline")
-
-    async def extract(text: str) -> list[str]:  # the entity extractor's drug names, as it finds them
-        return [d for d in drugs if d in text.lower()]
-
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    pipeline = pipeline_finding("mirtazapine", "sertraline")
     texts = [
         "Take mirtazapine an hour before bed.",
         "Weight gain is common with mirtazapine. Take your tablet each morning.",
@@ -243,12 +247,7 @@ async def test_your_tablet_is_the_drug_the_turn_named_just_before() -> None:
 async def test_it_after_a_question_naming_nothing_is_the_medicine_under_discussion() -> None:
     """ "Should I take it earlier?" names nothing: "keep it as a night-time dose" is about the
     mirtazapine the conversation is about, not the alcohol the user asked about before."""
-    drugs = ("mirtazapine",)
-
-    async def extract(text: str) -> list[str]:
-        return [d for d in drugs if d in text.lower()]
-
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    pipeline = pipeline_finding("mirtazapine")
     turns = [
         turn(0, "My GP started me on mirtazapine. When do I take it?", Role.user),
         turn(1, "Take it once a day at bedtime."),
@@ -265,12 +264,7 @@ async def test_it_after_a_question_naming_nothing_is_the_medicine_under_discussi
 
 
 async def test_a_dose_is_about_the_drug_not_the_things_its_reasons_name() -> None:
-    drugs = ("ibuprofen", "bleeding")  # the extractor finds the symptom too
-
-    async def extract(text: str) -> list[str]:
-        return [d for d in drugs if d in text.lower()]
-
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    pipeline = pipeline_finding("ibuprofen", "bleeding")  # the extractor finds the symptom too
     texts = [
         "Ibuprofen works best for period pain. Take 400 mg up to three times a day, as soon as the bleeding begins.",
         "You can take 800 mg at a time, up to three times a day.",
@@ -283,10 +277,7 @@ async def test_a_dose_is_about_the_drug_not_the_things_its_reasons_name() -> Non
 
 
 async def test_a_schedule_that_names_nothing_is_the_schedule_of_the_medicine_under_discussion() -> None:
-    async def extract(text: str) -> list[str]:
-        return ["metformin"] if "metformin" in text.lower() else []
-
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    pipeline = pipeline_finding("metformin")
     turns = [
         turn(0, "Take metformin with your evening meal."),
         turn(1, "When exactly is the best time to take the tablet each day?", Role.user),
@@ -300,10 +291,7 @@ async def test_a_schedule_that_names_nothing_is_the_schedule_of_the_medicine_und
 
 
 async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> None:
-    async def extract(text: str) -> list[str]:
-        return [d for d in ("ibuprofen", "naproxen", "furosemide") if d in text.lower()]
-
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    pipeline = pipeline_finding("ibuprofen", "naproxen", "furosemide")
     cautious = [
         turn(0, "You can take ibuprofen for the pain."),
         turn(1, "I've just found out I'm pregnant.", Role.user),

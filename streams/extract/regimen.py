@@ -220,7 +220,8 @@ _OTHER_ACTION = re.compile(
 )
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
-_GIVING = re.compile(r"^(?:(?:please|just|then|and|do not|never)\s+)*(?:give|let|allow|help)\b")
+_GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
+_GIVING = re.compile(rf"^(?:(?:please|just|then|and|do not|never)\s+)*(?:{_GIVING_VERBS})\b")
 _ONE_DOSE_OF_SEVERAL = re.compile(
     r"\b(?:first|second|third|last|other|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b"
 )
@@ -229,7 +230,7 @@ _MEDICINE_WORDS = re.compile(
     r"swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
 )
 # the one a medicine is given to: "you can give him ibuprofen" is about him
-_RECIPIENT = re.compile(rf"\b(?:give|let|allow|help)\s+(your (?:{RELATIVES})|him|her|them)\b")
+_RECIPIENT = re.compile(rf"\b(?:{_GIVING_VERBS})\s+(your (?:{RELATIVES})|him|her|them)\b")
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
 _EXTRA_DOSE = re.compile(
     r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?)\b"
