@@ -1,8 +1,9 @@
-"""What the agents need and is slow to build (the NLI model, the entity extractor, the
-embedder, the knowledge store, and the imports behind them), built in a thread from the
-moment the worker is assembled. Meanwhile the worker joins its consumer group and recovers
-its tables; an agent awaits the parts before its first record. A restarted worker so
-spends max(load, join + recovery) before its first output instead of their sum.
+"""What the agents need and is slow to build (the turn pipeline around the model process,
+the knowledge store in its process), built in a thread from the moment the worker is
+assembled; the models themselves load in their own process meanwhile
+(streams/model_host.py). Meanwhile the worker joins its consumer group and recovers its
+tables; an agent awaits the parts before its first record. A restarted worker so spends
+max(load, join + recovery) before its first output instead of their sum.
 
 A part that fails to build stops the worker (exit code 1, with the traceback in the log):
 a broken model is not a property of any one record, so no record is dead-lettered for it.

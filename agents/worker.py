@@ -17,6 +17,7 @@ from agents.resolutions import attach_resolutions_agent
 from agents.turns import attach_turn_agent
 from streams.app import create_app
 from streams.metrics.rates import RateMonitor, rate_settings
+from streams.model_host import ModelHost, needs_models
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
 
@@ -24,16 +25,16 @@ if TYPE_CHECKING:
     from streams.services import KnowledgeServices, ModelServices
 
 
-def start_loading(settings: Settings, metrics: WorkerMetrics) -> list[Loading]:
-    """Start loading what the roles need: the models first, then the knowledge store (whose
-    LanceDB import is slow), so that turns need not wait for the store. The services are
-    imported here, in the loading thread: their imports (spaCy, ONNX Runtime, LanceDB) are
-    most of a worker's start-up."""
+def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -> list[Loading]:
+    """Start putting together what the roles need while `host` loads the models in its own
+    process: the turn pipeline around them, then the knowledge store (whose LanceDB import is
+    slow), so that turns need not wait for the store. The services are imported here, in the
+    loading thread."""
 
     def models() -> ModelServices:
         from streams.services import load_models
 
-        return load_models(settings, metrics.observe_nli_batch)
+        return load_models(settings, host, metrics.observe_nli_batch)
 
     loading_models = Loading(models, "the models")
     if "knowledge" not in settings.roles:
@@ -47,14 +48,15 @@ def start_loading(settings: Settings, metrics: WorkerMetrics) -> list[Loading]:
     return [loading_models, Loading(knowledge, "the knowledge store")]
 
 
-def build_worker(settings: Settings) -> faust.App:
-    """Declare the agents of the worker's roles; their models load in a thread meanwhile."""
+def build_worker(settings: Settings, host: ModelHost | None = None) -> faust.App:
+    """Declare the agents of the worker's roles; their models load meanwhile, in the model
+    process `host` (started here unless given: `contraflow worker` starts it first of all)."""
     metrics = WorkerMetrics()
     app = create_app(settings)
     emit = topic_emitter(app, settings, metrics)
     loading: list[Loading] = []
-    if "turns" in settings.roles or "knowledge" in settings.roles:
-        loading = start_loading(settings, metrics)
+    if needs_models(settings):
+        loading = start_loading(settings, metrics, host or ModelHost(settings))
         for part in loading:
             part.watch(app)
         models = loading[0]

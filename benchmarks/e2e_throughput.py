@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import orjson
+import psutil
 from advice_pairs import advice
 
 from streams.broker import TansuBroker
@@ -87,6 +88,12 @@ async def run_phase(
 
 
 def peak_rss_mb(pid: int) -> float:
+    """The worker's peak RSS plus its children's (the model and knowledge store processes)."""
+    worker = psutil.Process(pid)
+    return sum(_own_peak_rss_mb(process.pid) for process in [worker, *worker.children(recursive=True)])
+
+
+def _own_peak_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
@@ -124,7 +131,7 @@ def main() -> None:
         f"at half that rate  : {half['turns_per_s']:.1f} turns/s, "
         f"produce->score p50 {half['p50_ms']:.0f} ms, p99 {half['p99_ms']:.0f} ms"
     )
-    print(f"worker peak RSS    : {rss:.0f} MB")
+    print(f"worker peak RSS    : {rss:.0f} MB (with its model and store processes)")
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ async def run(settings: Settings, entries: int, writes: int, rng: random.Random)
     """Fill a store, then time writes through the worker's own parts: its model loading, its
     NLI micro-batcher (with its wait for a batch to fill) and its embedding thread."""
     components = load_components(settings)
-    batcher = nli_batcher(components, settings)
+    batcher = nli_batcher(components.scorer, settings)
     services = turn_services(components, score=batcher.score)
     assert services.embed is not None
     with tempfile.TemporaryDirectory() as tmp:

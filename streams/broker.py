@@ -10,7 +10,8 @@ runs, and waits until it answers a Kafka Metadata request::
 Tansu quirks to keep in mind: no idempotent or transactional producers; the end
 offset reported by ListOffsets can lag after batched produces (faust table
 recovery then misses updates unless the changelog is sent one record per batch);
-a consumer group join takes about the rebalance timeout.
+a JoinGroup is answered only after half the group's session timeout (in 1 s steps),
+and a member that died without leaving blocks the group until its session expires.
 """
 
 from __future__ import annotations

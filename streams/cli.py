@@ -75,19 +75,22 @@ def cmd_broker(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from streams.kafka import ensure_topics
+    from streams.model_host import ModelHost, needs_models
     from streams.nli.scorer import resolve_model_dir
     from topics.catalog import ALL_TOPICS
 
     settings = _settings(args)
-    if {"turns", "knowledge"} & set(settings.roles):
+    if needs_models(settings):
         resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
     with _aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
+    # the models load in their own process from here on, while faust is imported and started
+    host = ModelHost(settings) if needs_models(settings) else None
     import faust
 
     from agents.worker import build_worker
 
-    app = build_worker(settings)
+    app = build_worker(settings, host)
     worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
     worker.execute_from_commandline()
     return 0
@@ -156,14 +159,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from streams.replay import run_replay
-    from streams.services import load_components, turn_services, turn_settings
-    from streams.turns import TurnPipeline
+    from streams.services import local_turn_pipeline
 
     path = Path(args.file)
     if not path.is_file():
         raise CLIError(f"no such file: {path}")
     settings = _settings(args)
-    pipeline = TurnPipeline(turn_services(load_components(settings)), turn_settings(settings))
+    pipeline = local_turn_pipeline(settings)
     try:
         results, report, skipped = run_replay(pipeline, path, Path(args.out), progress=not args.quiet)
     except ValueError as exc:
@@ -287,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schemas)
 
     p = sub.add_parser("nli", help="train, evaluate, export and calibrate NLI models")
-    from streams.nli.commands import add_arguments
+    from streams.nli.arguments import add_arguments
 
     add_arguments(p)
     p.set_defaults(func=cmd_nli)

@@ -1,5 +1,7 @@
-"""Loading what the turn pipeline calls out to, once per process, and wrapping the
-CPU-heavy parts so they run in threads (never on the event loop)."""
+"""Loading what the turn pipeline calls out to and wrapping the CPU-heavy parts so they never
+run on the event loop: in a worker, in its model process (`load_models`, streams/model_host.py);
+in `replay`, `conflicts`, benchmarks and tests, in threads of the calling process
+(`load_components`, `turn_services`)."""
 
 from __future__ import annotations
 
@@ -7,18 +9,24 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from streams.embeddings import SentenceEmbedder, shared_embedder
-from streams.extract.entities import EntityExtractor, load_entity_extractor
 from streams.knowledge.memory import MemoryPolicy
 from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
 from streams.knowledge.store import KnowledgeStore
+from streams.knowledge.store_process import StoreProcess
+from streams.model_host import ModelHost
 from streams.nli.batcher import MicroBatcher
-from streams.nli.scorer import NLIScorer, load_scorer
+from streams.nli.scorer import PairScorer
 from streams.settings import Settings
 from streams.turns import ScoreFn, TurnPipeline, TurnServices, TurnSettings
+
+if TYPE_CHECKING:
+    from streams.embeddings import SentenceEmbedder
+    from streams.extract.entities import EntityExtractor
+    from streams.nli.scorer import NLIScorer
 
 
 @dataclass
@@ -31,7 +39,12 @@ class Components:
 
 
 def load_components(settings: Settings) -> Components:
-    """Load the NLI model first, so a missing model fails before anything else."""
+    """Load the models into this process, the NLI model first, so that a missing model fails
+    before anything else."""
+    from streams.embeddings import shared_embedder
+    from streams.extract.entities import load_entity_extractor
+    from streams.nli.scorer import load_scorer
+
     scorer = load_scorer(
         settings.nli_model_path,
         settings.nli_backend,
@@ -44,8 +57,9 @@ def load_components(settings: Settings) -> Components:
 
 @dataclass
 class ModelServices:
-    """A worker's loaded models around one shared NLI micro-batcher, and its turn pipeline."""
+    """A worker's model process, one NLI micro-batcher around it, and the turn pipeline."""
 
+    host: ModelHost
     batcher: MicroBatcher
     calls: TurnServices
     turns: TurnPipeline
@@ -59,29 +73,39 @@ class KnowledgeServices:
     pipeline: KnowledgePipeline
 
 
-def load_models(settings: Settings, observe_batch: Callable[[int, float], None] | None = None) -> ModelServices:
-    """Load the models and put the turn pipeline together around one NLI micro-batcher."""
-    components = load_components(settings)
-    batcher = nli_batcher(components, settings, observe_batch)
-    calls = turn_services(components, score=batcher.score)
-    return ModelServices(batcher, calls, TurnPipeline(calls, turn_settings(settings)))
+def load_models(
+    settings: Settings, host: ModelHost, observe_batch: Callable[[int, float], None] | None = None
+) -> ModelServices:
+    """Put the turn pipeline together around the model process `host` while its models load;
+    returns once they are loaded."""
+    batcher = nli_batcher(host, settings, observe_batch)
+    calls = TurnServices(score=batcher.score, extract_entities=host.extract, embed=host.embed)
+    turns = TurnPipeline(calls, turn_settings(settings))
+    host.wait_loaded()
+    return ModelServices(host, batcher, calls, turns)
+
+
+def local_turn_pipeline(settings: Settings) -> TurnPipeline:
+    """The turn pipeline with its models loaded into this process (`replay`, tests)."""
+    return TurnPipeline(turn_services(load_components(settings)), turn_settings(settings))
 
 
 def open_knowledge(settings: Settings, models: ModelServices) -> KnowledgeServices:
-    """Open the knowledge store (importing LanceDB takes seconds) and its pipeline, sharing
-    the models' micro-batcher and embedder."""
+    """Open the knowledge store in its own process (importing LanceDB takes seconds) and put
+    its pipeline together, sharing the models' micro-batcher and embedder."""
     assert models.calls.embed is not None
-    store = open_store(settings)
+    store = StoreProcess(settings)
+    store.wait_open()
     pipeline = KnowledgePipeline(store, models.batcher.score, models.calls.embed, knowledge_settings(settings))
     return KnowledgeServices(store, pipeline)
 
 
 def nli_batcher(
-    components: Components, settings: Settings, observe: Callable[[int, float], None] | None = None
+    scorer: PairScorer, settings: Settings, observe: Callable[[int, float], None] | None = None
 ) -> MicroBatcher:
     """The micro-batcher every NLI caller of a worker shares, as the settings shape it."""
     return MicroBatcher(
-        components.scorer,
+        scorer,
         max_batch=settings.nli_max_batch,
         max_wait_ms=settings.nli_max_wait_ms,
         sort_window=max(settings.nli_sort_window, settings.nli_max_batch),

@@ -36,7 +36,7 @@ from models.events import (
 from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
 from streams.extract.advice import advice_items, extract_advice, extract_statements, is_assent, split_sentences
-from streams.extract.entities import filter_entities
+from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import loosens, main_clause, states_schedule, takes_medicine, without_slots

@@ -8,7 +8,7 @@ from importlib.resources import files
 import pytest
 
 from streams.replay import read_turns
-from streams.services import load_models
+from streams.services import local_turn_pipeline
 from streams.settings import Settings
 
 pytestmark = pytest.mark.model
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.model
 
 async def test_the_demo_flags_its_flips_and_not_its_steady_session() -> None:
     sample = read_turns(files("streams.samples").joinpath("demo_turns.jsonl"))
-    pipeline = load_models(Settings()).turns
+    pipeline = local_turn_pipeline(Settings())
     kinds: dict[str, list[str]] = {}
     states = {}
     for turn in sample.turns:

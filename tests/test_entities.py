@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import spacy
 
-from streams.extract.entities import EntityExtractor, filter_entities, load_entity_extractor
+from streams.extract.entities import EntityExtractor, load_entity_extractor
+from streams.extract.entity_filter import filter_entities
 
 
 @pytest.fixture(scope="module")

@@ -46,13 +46,14 @@ def test_a_failed_build_stops_the_process_with_its_traceback() -> None:
     assert "FileNotFoundError: model.onnx is not there" in done.stderr
 
 
-LOAD_THE_WORKERS_MODELS = """
+LOAD_THE_MODELS_AND_STORE = """
 import sys, tempfile
-from streams.services import load_models, open_knowledge
+from streams.services import load_components, open_store
 from streams.settings import Settings
 
 settings = Settings(data_dir=tempfile.mkdtemp())
-open_knowledge(settings, load_models(settings))
+load_components(settings)
+open_store(settings)
 print("torch imported:", "torch" in sys.modules)
 print("spacy.cli imported:", "spacy.cli" in sys.modules)
 import torch
@@ -62,13 +63,13 @@ print("spacy.cli importable:", callable(spacy.cli.download))
 """
 
 
-def test_a_worker_loads_its_models_and_store_without_importing_torch_or_spacys_cli() -> None:
+def test_the_models_and_store_load_without_importing_torch_or_spacys_cli() -> None:
     """torch took over half of loading the models (spaCy's thinc imports it), and spaCy's
-    command line another tenth of importing spaCy; the default worker runs NLI on ONNX
-    Runtime and embeddings in numpy and never calls spaCy's CLI, so it must not pay for
-    them, and code that needs either can still import it."""
+    command line another tenth of importing spaCy; the worker's model process, `replay` and
+    the benchmarks run NLI on ONNX Runtime and embeddings in numpy and never call spaCy's CLI,
+    so they must not pay for them, and code that needs either can still import it."""
     result = subprocess.run(
-        [sys.executable, "-c", LOAD_THE_WORKERS_MODELS], capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", LOAD_THE_MODELS_AND_STORE], capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.splitlines()[-4:] == [

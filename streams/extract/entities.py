@@ -42,18 +42,21 @@ from __future__ import annotations
 import logging
 import re
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 
+from streams.extract import spacy_import  # noqa: F401  (first: spaCy's import without torch and its CLI)
+
+# isort: split
 import scispacy.abbreviation  # noqa: F401  (registers the "abbreviation_detector" factory)
 import spacy
-from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
 from streams.extract import entity_rules as rules
 from streams.extract.drug_dictionary import drug_spans, drug_variants
+from streams.extract.entity_filter import EDGE_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -63,12 +66,7 @@ warnings.filterwarnings("ignore", message=r"\[W036\] The component 'matcher'", c
 DEFAULT_MODEL = "en_core_sci_sm"
 RULES_MODE = "rules"
 
-_KNOWN_ABBREVIATIONS = frozenset(abbreviation.lower() for abbreviation in rules.ABBREVIATIONS)
-_NUMBER = re.compile(r"^[\d.,/%-]+$")
 _DOSE = re.compile(r"(\d)\s*([^\d\s.,/])")
-_EDGE_CHARS = " \t\n.,;:!?\"'()[]{}"
-# spaCy's stop words less the few that name a body site ("back pain" is an entity).
-_STOP_WORDS = STOP_WORDS - {"back", "front", "side", "top", "bottom"}
 
 
 @Language.factory("contraflow_drug_names")
@@ -107,7 +105,7 @@ def build_rules_pipeline() -> Language:
 
 
 def _normalise(span: Span) -> str:
-    text = " ".join(span.text.lower().split()).strip(_EDGE_CHARS)
+    text = " ".join(span.text.lower().split()).strip(EDGE_CHARS)
     if span.label_ == "DOSAGE":
         return _DOSE.sub(r"\1 \2", text)
     if span.label_ == "ALLERGY":
@@ -168,22 +166,3 @@ def load_entity_extractor(model_name: str | None = None) -> EntityExtractor:
     if "abbreviation_detector" not in nlp.pipe_names:
         nlp.add_pipe("abbreviation_detector")
     return EntityExtractor(nlp, mode=f"scispacy:{name}")
-
-
-def filter_entities(entities: Iterable[str]) -> set[str]:
-    """The entities worth scoring, lower-cased and stripped: drops empty and pure-number spans, spans
-    under 3 characters that are not known abbreviations ("ms" stays), and spans made only of stop
-    words (pronouns included), numbers and generic clinical words ("patient", "the doctor", "her
-    medication", "history", "today", "symptoms", "pain")."""
-    kept: set[str] = set()
-    for entity in entities:
-        text = " ".join(entity.lower().split()).strip(_EDGE_CHARS)
-        if not text or _NUMBER.match(text):
-            continue
-        if len(text) < 3 and text not in _KNOWN_ABBREVIATIONS:
-            continue
-        words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text)
-        if all(word in _STOP_WORDS or word in rules.GENERIC_WORDS or _NUMBER.match(word) for word in words):
-            continue
-        kept.add(text)
-    return kept

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import snowballstemmer
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from streams.extract.drug_dictionary import drug_variants
+from streams.extract.stop_words import STOP_WORDS
 
 # concept -> the words and phrases that name it (lower case; matched as whole words)
 CONCEPTS: dict[str, tuple[str, ...]] = {

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from streams.nli.scorer import NLIScorer, Pair, pair_length
+from streams.nli.scorer import Pair, PairScorer, pair_length
 
 
 @dataclass
@@ -50,7 +50,7 @@ class MicroBatcher:
 
     def __init__(
         self,
-        scorer: NLIScorer,
+        scorer: PairScorer,
         max_batch: int = 32,
         max_wait_ms: float = 10.0,
         sort_window: int = 256,

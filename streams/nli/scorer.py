@@ -12,6 +12,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -22,6 +23,12 @@ CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradictio
 ONNX_FILE = "model.onnx"
 
 Pair = tuple[str, str]
+
+
+class PairScorer(Protocol):
+    """What scores pairs: a loaded `NLIScorer`, or a worker's model process."""
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray: ...
 
 
 def pair_length(pair: Pair) -> int:

@@ -1,0 +1,71 @@
+"""A worker's knowledge store in a process of its own (streams/child_process.py says why):
+importing LanceDB alone is seconds of Python work, which in the worker's own process held up
+its first turns after every restart. The store opens in the child once the models are
+loaded; every call is a blocking call into the child, as the `KnowledgeStore` protocol has
+them (callers run them in threads)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from streams.child_process import ChildProcess
+from streams.knowledge.store import DEFAULT_STATUSES, ConflictReportRecord, KnowledgeEntry, SearchHit
+from streams.settings import Settings
+
+
+class StoreProcess:
+    """The configured knowledge store (`streams.services.open_store`), opened in a child process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._process = ChildProcess("the knowledge store process", "streams.services.open_store", settings)
+        self._closed = False
+
+    def wait_open(self) -> int:
+        """Block until the store is open; the store process's pid. Raises what opening raised."""
+        return self._process.wait_built()
+
+    def upsert(self, entries: list[KnowledgeEntry]) -> None:
+        self._process.call("upsert", entries).result()
+
+    def get(self, entry_id: str) -> KnowledgeEntry | None:
+        return self._process.call("get", entry_id).result()
+
+    def hybrid_search(
+        self,
+        text: str,
+        vector: Sequence[float],
+        *,
+        tenant: str | None,
+        collections: Sequence[str] | None = None,
+        statuses: Sequence[str] | None = DEFAULT_STATUSES,
+        limit: int = 5,
+        alpha: float = 0.5,
+    ) -> list[SearchHit]:
+        return self._process.call(
+            "hybrid_search",
+            text,
+            vector,
+            tenant=tenant,
+            collections=collections,
+            statuses=statuses,
+            limit=limit,
+            alpha=alpha,
+        ).result()
+
+    def update_status(self, entry_id: str, status: str, confidence: float | None = None) -> KnowledgeEntry | None:
+        return self._process.call("update_status", entry_id, status, confidence).result()
+
+    def save_report(self, record: ConflictReportRecord) -> None:
+        self._process.call("save_report", record).result()
+
+    def get_report(self, report_id: str) -> ConflictReportRecord | None:
+        return self._process.call("get_report", report_id).result()
+
+    def count(self) -> int:
+        return self._process.call("count").result()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._process.call("close").result()
+            self._process.close()
