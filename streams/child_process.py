@@ -74,13 +74,13 @@ class ChildProcess:
     of what it built (a dotted path such as "scorer.score") there. `build` names a function
     ("streams.services.load_components"): the worker never imports what the child imports."""
 
-    def __init__(self, what: str, build: str, *args: Any) -> None:
+    def __init__(self, what: str, build: str, *args: Any, log_level: int = logging.WARNING) -> None:
         self.what = what
         self._pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_follow_parent,
-            initargs=(os.getpid(), logging.getLogger().getEffectiveLevel()),
+            initargs=(os.getpid(), log_level),
         )
         self._built = self._submit(_build, build, args)
 

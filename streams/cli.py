@@ -85,7 +85,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     with _aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
     # the models load in their own process from here on, while faust is imported and started
-    host = ModelHost(settings) if needs_models(settings) else None
+    host = ModelHost(settings, logging.getLevelName(args.loglevel.upper())) if needs_models(settings) else None
     import faust
 
     from agents.worker import build_worker

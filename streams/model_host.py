@@ -6,6 +6,7 @@ itself never imports spaCy or ONNX Runtime."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,8 +28,12 @@ class ModelHost:
     """The model process, started (its models loading) on construction. `score` blocks (the
     micro-batcher calls it from its thread); `extract` and `embed` are awaitables."""
 
-    def __init__(self, settings: Settings) -> None:
-        self._process = ChildProcess("the model process", "streams.services.load_components", settings)
+    def __init__(self, settings: Settings, log_level: int = logging.WARNING) -> None:
+        """`log_level`: what the model process logs (the worker's own level)."""
+        self.log_level = log_level
+        self._process = ChildProcess(
+            "the model process", "streams.services.load_components", settings, log_level=log_level
+        )
 
     def wait_loaded(self) -> int:
         """Block until the models are loaded; the model process's pid. Raises what loading raised."""

@@ -94,7 +94,7 @@ def open_knowledge(settings: Settings, models: ModelServices) -> KnowledgeServic
     """Open the knowledge store in its own process (importing LanceDB takes seconds) and put
     its pipeline together, sharing the models' micro-batcher and embedder."""
     assert models.calls.embed is not None
-    store = StoreProcess(settings)
+    store = StoreProcess(settings, log_level=models.host.log_level)
     store.wait_open()
     pipeline = KnowledgePipeline(store, models.batcher.score, models.calls.embed, knowledge_settings(settings))
     return KnowledgeServices(store, pipeline)

@@ -6,6 +6,7 @@ them (callers run them in threads)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from streams.child_process import ChildProcess
@@ -16,8 +17,10 @@ from streams.settings import Settings
 class StoreProcess:
     """The configured knowledge store (`streams.services.open_store`), opened in a child process."""
 
-    def __init__(self, settings: Settings) -> None:
-        self._process = ChildProcess("the knowledge store process", "streams.services.open_store", settings)
+    def __init__(self, settings: Settings, log_level: int = logging.WARNING) -> None:
+        self._process = ChildProcess(
+            "the knowledge store process", "streams.services.open_store", settings, log_level=log_level
+        )
         self._closed = False
 
     def wait_open(self) -> int:
