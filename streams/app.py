@@ -31,6 +31,7 @@ class ContraflowApp(faust.App):
     """A faust App whose consumer is `GaplessConsumer` with the configured fetch wait."""
 
     fetch_max_wait_ms: int = 1500  # faust's own value; create_app sets the configured one
+    delivery_timeout_s: float = 120.0  # how long a flush waits for acknowledgements; create_app sets it
 
     def _new_transport(self) -> ContraflowTransport:
         return ContraflowTransport(self.conf.broker_consumer, self)
@@ -88,5 +89,6 @@ def create_app(settings: Settings) -> ContraflowApp:
         key_serializer="raw",
     )
     app.fetch_max_wait_ms = settings.fetch_max_wait_ms
+    app.delivery_timeout_s = settings.delivery_timeout_s
     app.sensors.add(UnacknowledgedSends())
     return app

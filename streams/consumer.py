@@ -1,4 +1,4 @@
-"""contraflow's Kafka transport for faust: faust's aiokafka driver with three changes.
+"""contraflow's Kafka transport for faust: faust's aiokafka driver with four changes.
 
 1. Gapless, in-order delivery of input records. faust-streaming tracks a "read offset" per
    partition and, in `Consumer._drain_messages`, drops records below it as stale and
@@ -16,10 +16,20 @@
    a waiting fetch when records arrive (the bundled Tansu) then adds up to 1.5 s to every
    turn. The wait comes from `Settings.fetch_max_wait_ms`.
 3. Commit outcomes are recorded (`CommitHealth`), for the readiness probe.
+4. A flush that waits for every background send. faust writes table changelogs (the
+   session state, the rate windows) through a buffer whose `flush`, called before every
+   offset commit, gives up as soon as 0.1 s pass without a message leaving the buffer,
+   and counts a message as gone once it is taken from the buffer, before the driver has
+   it. A state write stalled behind a slow send was so committed past, and a crash then
+   lost it while the turn's offset stayed committed (a chaos run: a session whose later
+   turns counted one assistant turn fewer than the reference). `AcknowledgingProducer`
+   keeps every message handed to the buffer until the broker acknowledges it, and its
+   `flush` waits for all of them (a failed one stops the worker: streams/app.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -29,6 +39,9 @@ from typing import Any
 import aiokafka
 from faust.transport.drivers import aiokafka as faust_aiokafka
 from faust.types import TP, Message
+from faust.types.tuples import FutureMessage
+
+from streams.delivery import DeliveryFailed, exit_undelivered
 
 log = logging.getLogger("contraflow.consumer")
 
@@ -115,7 +128,31 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         return ok
 
 
+class AcknowledgingProducer(faust_aiokafka.Producer):
+    """faust's aiokafka producer whose `flush` returns only once every message sent through
+    its buffer (`send_soon`: table changelogs) is acknowledged by the broker (see the module
+    docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._unacknowledged: set[FutureMessage] = set()
+
+    def send_soon(self, fut: FutureMessage) -> None:
+        self._unacknowledged.add(fut)
+        fut.add_done_callback(self._unacknowledged.discard)
+        super().send_soon(fut)
+
+    async def flush(self) -> None:
+        await super().flush()
+        deadline = time.monotonic() + self.app.delivery_timeout_s
+        while self._unacknowledged:  # a failed send is reported to the sensors, which stop the worker
+            _, pending = await asyncio.wait(set(self._unacknowledged), timeout=deadline - time.monotonic())
+            if pending and time.monotonic() >= deadline:
+                exit_undelivered(DeliveryFailed(f"{len(pending)} table changelog record(s) never acknowledged"))
+
+
 class ContraflowTransport(faust_aiokafka.Transport):
-    """faust's aiokafka transport with the gapless consumer."""
+    """faust's aiokafka transport with the gapless consumer and the acknowledging producer."""
 
     Consumer = GaplessConsumer
+    Producer = AcknowledgingProducer
