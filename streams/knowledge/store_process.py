@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from streams.child_process import ChildProcess
-from streams.knowledge.store import DEFAULT_STATUSES, ConflictReportRecord, KnowledgeEntry, SearchHit
+from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, SearchHit
 from streams.settings import Settings
 
 
@@ -33,27 +34,9 @@ class StoreProcess:
     def get(self, entry_id: str) -> KnowledgeEntry | None:
         return self._process.call("get", entry_id).result()
 
-    def hybrid_search(
-        self,
-        text: str,
-        vector: Sequence[float],
-        *,
-        tenant: str | None,
-        collections: Sequence[str] | None = None,
-        statuses: Sequence[str] | None = DEFAULT_STATUSES,
-        limit: int = 5,
-        alpha: float = 0.5,
-    ) -> list[SearchHit]:
-        return self._process.call(
-            "hybrid_search",
-            text,
-            vector,
-            tenant=tenant,
-            collections=collections,
-            statuses=statuses,
-            limit=limit,
-            alpha=alpha,
-        ).result()
+    def hybrid_search(self, text: str, vector: Sequence[float], **options: Any) -> list[SearchHit]:
+        """The store's `hybrid_search`, with its own keyword options and defaults."""
+        return self._process.call("hybrid_search", text, vector, **options).result()
 
     def update_status(self, entry_id: str, status: str, confidence: float | None = None) -> KnowledgeEntry | None:
         return self._process.call("update_status", entry_id, status, confidence).result()
