@@ -28,7 +28,7 @@ import numpy as np
 
 from models.events import NLIProbabilities
 from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import comparable, disagreement, regimen_of
+from streams.extract.regimen import Regimen, comparable, disagreement, plans_change, regimen_of, restates
 from streams.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
@@ -123,6 +123,27 @@ def slot_decision(earlier: AdviceClaim, new: AdviceClaim) -> tuple[bool, str | N
     return True, disagreement(a, b)
 
 
+def _regimen(claim: AdviceClaim) -> Regimen:
+    return regimen_of(claim.text, frozenset(claim.targets))
+
+
+def superseded(
+    earlier_turns: Sequence[AdviceItem], earlier: AdviceItem, index: int, new: AdviceClaim, slot: str
+) -> bool:
+    """Whether advice given after claim `index` of `earlier` already said what `new` says on
+    `slot` about the target the two share: then the change happened there, and was judged
+    there. A later turn's claim counts; so does a planned change of dose, frequency, timing
+    or duration later in the same turn ("take 10 mg…; after two weeks the dose is usually
+    increased to 20 mg" against a later "keep taking your 20 mg")."""
+    target = _regimen(new)
+    about = _regimen(earlier.claims[index]).targets & target.targets
+    later = [c for turn in earlier_turns if turn.turn_index > earlier.turn_index for c in turn.claims]
+    # a planned titration says what comes next; a yes/no stage ("don't drive for a week; after that…")
+    # says when, which a later permission may not have reached
+    planned = [c for c in earlier.claims[index + 1 :] if slot != "polarity" and plans_change(c.text)]
+    return any(restates(_regimen(c), target, slot, about) for c in (*planned, *later))
+
+
 def plan_pairs(
     earlier_turns: Sequence[AdviceItem],
     new: AdviceItem,
@@ -138,10 +159,12 @@ def plan_pairs(
             if earlier.text and new.text:
                 planned.append(PlannedPair(earlier, earlier.text, new.text, add(earlier.text, new.text), None))
             continue
-        for old in earlier.claims:
+        for index, old in enumerate(earlier.claims):
             for claim in new.claims:
                 if gated(old, claim, rule.topic_similarity, similarity):
                     decided, slot = slot_decision(old, claim) if rule.regimen else (False, None)
+                    if slot is not None and superseded(earlier_turns, earlier, index, claim, slot):
+                        slot = None
                     row_ab = add(old.text, claim.text)
                     row_ba = add(claim.text, old.text)
                     planned.append(PlannedPair(earlier, old.text, claim.text, row_ab, row_ba, decided, slot))

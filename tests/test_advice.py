@@ -75,6 +75,9 @@ def test_list_items_are_sentences() -> None:
         "Your blood pressure is fine.",
         "The rash is fine.",
         "Your results are normal, which is enough.",
+        "You take sertraline 50 mg daily but feel it isn't helping.",
+        "You take it for your blood pressure.",
+        "Your GP may want to review the dose at your next appointment.",
     ],
 )
 def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
@@ -101,6 +104,11 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "So if you get a sore throat, stop the carbimazole.",
         "A small glass of wine an hour before bed is a nice way to relax.",
         "Wrap an ice pack in a tea towel and hold it on the burn.",
+        # a regimen told in the second person, a recommendation against, a verdict on doing something
+        "You take 40 mg once a day, eight of the 5 mg tablets together, for five days.",
+        "You take one 100 mg capsule twice a day, roughly 12 hours apart, for three days.",
+        "I'd advise against the co-codamol while you're breastfeeding.",
+        "Taking it with your breakfast and a cup of tea is fine, as long as you stay upright afterwards.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

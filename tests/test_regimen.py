@@ -253,6 +253,26 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ("You can use an e-cigarette to help you quit smoking.", "You shouldn't use an e-cigarette.", (), "polarity"),
         ("You shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), "polarity"),
         ("He shouldn't be running six weeks after his knee replacement.", "And keep up the running.", (), None),
+        # the strength of the tablets one has is no dose; a count of them is
+        (
+            "You take 40 mg once a day, eight of the 5 mg tablets together, for five days.",
+            "Take prednisolone 30 mg, that's six of your 5 mg tablets, each morning.",
+            ("prednisolone",),
+            "amount",
+        ),
+        ("Take one 100 mg capsule twice a day.", "Take one 50 mg capsule twice a day.", ("doxycycline",), "amount"),
+        # alternatives count once; not needed is no prohibition of what is allowed
+        (
+            "There's no need to stop or pause breastfeeding after the vaccine.",
+            "Keep breastfeeding exactly as you normally would.",
+            (),
+            None,
+        ),
+        ("You don't need to give him ibuprofen.", "You can give him ibuprofen.", (), None),
+        ("You don't need to avoid dairy with it.", "Avoid dairy with it.", ("dairy",), "polarity"),
+        ("I'd advise against co-codamol while you're breastfeeding.", "It's fine to take co-codamol.", (), "polarity"),
+        # a permission to go up to an amount is a limit, not a planned change
+        ("400 mg of ibuprofen per dose is plenty.", "You can go up to 800 mg of ibuprofen at a time.", (), "amount"),
     ],
 )
 def test_instruction_slots_read_limits_idioms_persons_and_reasons(earlier: str, new: str, targets, expected) -> None:

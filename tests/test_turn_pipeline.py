@@ -322,3 +322,27 @@ async def test_go_ahead_says_yes_to_what_the_user_asked_about() -> None:
     assert "caffeine" in state.previous_advice.claims[0].targets
     [conflict] = outcomes[2].conflicts
     assert conflict.disagrees_on == "polarity"
+
+
+async def test_superseded_advice_is_not_held_against_what_followed() -> None:
+    pipeline = pipeline_finding("amitriptyline")  # the default global window holds all these turns
+    titration = [
+        "Take amitriptyline 10 mg once a day in the evening. After two weeks the dose is usually increased to 20 mg.",
+        "Two weeks on, I'm still getting headaches.",
+        "Keep taking your 20 mg of amitriptyline in the evening.",
+    ]
+    _, outcomes = await run(pipeline, [turn(0, titration[0]), turn(1, titration[1], Role.user), turn(2, titration[2])])
+    assert outcomes[2].conflicts == []  # the plan in the first turn already said 20 mg
+    flip = ["Take 10 mg of amitriptyline a day.", "Take 20 mg of amitriptyline a day.", "Take 20 mg of amitriptyline."]
+    _, outcomes = await run(pipeline, [turn(i, t, session="s2") for i, t in enumerate(flip)])
+    # the change is reported where it happened, not again when the next turn repeats it
+    assert [c.disagrees_on for c in outcomes[1].conflicts] == ["amount"]
+    assert outcomes[2].conflicts == []
+    # a yes/no stage is not a titration: "don't drive for a week; after that you can" does not
+    # make a next-day permission agree
+    staged = [
+        "Don't drive for a week after the operation. After that, you can drive once you can do an emergency stop.",
+        "You're fine to drive to the wedding tomorrow.",
+    ]
+    _, outcomes = await run(pipeline, [turn(i, t, session="s3") for i, t in enumerate(staged)])
+    assert [c.disagrees_on for c in outcomes[1].conflicts] == ["polarity"]

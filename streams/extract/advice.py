@@ -22,6 +22,11 @@ _LEAD = (
     r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case)[\s,]+)*"
 )
 
+# those who treat the person: "your GP may review the dose" tells what they will do, not the reader
+CLINICIANS = (
+    r"(?:gp|doctor|doctors|pharmacist|nurse|midwife|consultant|specialist|dentist|surgeon|team|care\s+team|"
+    r"health\s+visitor|optician|physio|physiotherapist|prescriber|clinic|practice|hospital)"
+)
 _IMPERATIVE_VERBS = (
     "take|avoid|stop|start|continue|discontinue|increase|reduce|decrease|lower|raise|use|apply|"
     "drink|eat|rest|schedule|see|call|contact|seek|go|keep|monitor|check|limit|get|try|consider|"
@@ -53,12 +58,12 @@ _CONDITION = re.compile(
     re.IGNORECASE,
 )
 _DIRECTIVE = re.compile(
-    r"\b(?:you|your\s+\w+|he|she|they|we)\s+(?:really\s+|definitely\s+|probably\s+|still\s+)?"
+    rf"\b(?:you|your\s+(?!{CLINICIANS}\b)\w+|he|she|they|we)\s+(?:really\s+|definitely\s+|probably\s+|still\s+)?"
     r"(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to|"
     r"can|can't|cannot|could|may|might\s+want\s+to|will\s+need\s+to|'ll\s+need\s+to|'ll\s+want\s+to|"
     r"don't\s+need\s+to|do\s+not\s+need\s+to|no\s+longer\s+need\s+to)\b|"
     r"\b(?:you|your\s+\w+)(?:'re|\s+are|'s|\s+is)\s+(?:fine|okay|ok|safe|free|good|clear|allowed)\s+to\b|"
-    r"\b(?:i|we)\s+(?:would\s+|'d\s+|do\s+|strongly\s+|really\s+)?"
+    r"\b(?:i|we)(?:\s+|'d\s+)(?:would\s+|do\s+|strongly\s+|really\s+)?"
     r"(?:recommend|suggest|advise|prescribe|encourage|urge)\b|"
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:like\s+you\s+to|rather\s+you|stop|start|increase|reduce|switch|avoid|keep|hold|"
     r"stick|go|add|lower|raise|continue|change)\b|"
@@ -105,6 +110,17 @@ _STATUS = re.compile(
     r"you(?:'re|\s+are)\s+(?:currently\s+|already\s+|still\s+)?(?:taking|on|using|having|feeling|getting|\d+)|"
     r"you\s+(?:mentioned|said|told|noted|described|reported|explained|take|took|were|had|used|tried|started|"
     r"stopped|already\s+take|currently\s+take|usually\s+take|also\s+take))\b",
+    re.IGNORECASE,
+)
+# a regimen told in the second person: "You take 40 mg once a day for five days" (with a dose;
+# "you take it for your blood pressure" and "you take 50 mg but feel it isn't working" are status)
+_SECOND_PERSON_REGIMEN = re.compile(
+    r"^you\s+(?:take|use|give|apply|put|inhale|insert|swallow|have)\b(?!.*\bbut\b)", re.IGNORECASE
+)
+# a verdict on doing something: "Taking it with your breakfast is fine, as long as…"
+_VERDICT_ON_DOING = re.compile(
+    r"^(?!feel)\w+ing\b[^.;]{0,120}?\b(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be)\s+"
+    r"(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|recommended|best\s+avoided|a\s+(?:bad|good)\s+idea)\b",
     re.IGNORECASE,
 )
 _DOSING = re.compile(
@@ -192,8 +208,12 @@ def is_advice(sentence: str) -> bool:
         return False
     if _IMPERATIVE.search(core) and not _NOUN_SUBJECT.search(core):
         return True
+    if _SECOND_PERSON_REGIMEN.search(core) and _DOSING.search(core):
+        return True
     if _STATUS.search(core):
         return False
+    if _VERDICT_ON_DOING.search(core):
+        return True
     if _DIRECTIVE.search(core) or _VERDICT_ON_THING.search(core):
         return True
     return bool(_DOSING.search(core)) and (bool(_DOSE_SUBJECT.search(core)) or not _NOUN_SUBJECT.search(core))

@@ -37,8 +37,11 @@ _FLIPS = re.compile(
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
     r"steer clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
-    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}out|leave out|leave off)\b"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}out|leave out|leave off|"
+    r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
+# flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
+_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*|\s*/\s*")
 # words with a flip that do not turn the instruction around: a service's name ("the stop smoking
 # service"), a limit ("no more than four doses" still says take them)
 _NAMES_WITH_FLIPS = re.compile(
@@ -49,6 +52,11 @@ _NAMES_WITH_FLIPS = re.compile(
 # "you don't need to", "there's no need": the thing is not required, which is not a prohibition
 _NOT_REQUIRED = re.compile(
     r"\b(?:no need|not need|need not|needn't|not necessary|not needed|not required|unnecessary|not essential)\b"
+)
+# an instruction that allows rather than asks: "you can give it", "it's fine to swim"
+_PERMISSION = re.compile(
+    r"\b(?:can|could|may|(?:is|are|'s|'re|be) (?:\w+ )?(?:fine|okay|ok|alright|safe|allowed|free) to|"
+    r"(?:is|are|'s|'re) (?:\w+ )?(?:fine|okay|ok|alright|safe)\b|no problem)"
 )
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 _RULED_OUT_CHANGE = re.compile(
@@ -67,7 +75,7 @@ _CONDITIONAL = re.compile(
 _CONCESSIVE = re.compile(r"\beven (?:if|when|once|though|on days when)\b")
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
-    r"go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
+    r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
     r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*|"
     r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
 )
@@ -132,8 +140,13 @@ _AMOUNT = re.compile(
 # a dose restated beside the new one: "take 1600 mg — your usual 800 mg plus the 800 mg you missed"
 _RESTATED = re.compile(r"\b(?:(?:your|the|his|her) usual|plus(?: the)?|on top of(?: the)?)\s+\d[\d.,]*\s*\w+")
 # a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml"
+# a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml", and the
+# strength of the tablets one has: "six of your 5 mg tablets", "with 200 mg tablets" ("one 100 mg
+# capsule" is a dose)
 _STRENGTH = re.compile(
-    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s*(?:/|per|in)\s*(?:\d+(?:\.\d+)?\s*)?(?:ml|millilit(?:re|er)s?)\b"
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s*(?:/|per|in)\s*(?:\d+(?:\.\d+)?\s*)?(?:ml|millilit(?:re|er)s?)\b|"
+    r"\b(?:the|your|his|her|their|these|those|with|using)\s+\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s+"
+    r"(?:[\w-]+\s+)?(?:tablets?|capsules?|pills?|sachets?|patch(?:es)?|suppositor(?:y|ies))\b"
 )
 # "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
 EVERY_DAY = -1.0
@@ -278,6 +291,7 @@ class Regimen:
     resumes: bool = False  # restarts something paused
     other_action: bool = False  # about sharing, storing, asking …, not doing
     not_required: bool = False  # "you don't need to": not a prohibition
+    permission: bool = False  # "you can", "it's fine to": allowed, not required
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
     one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
@@ -423,8 +437,19 @@ def _food(text: str) -> str | None:
     return None
 
 
+# when to take something relative to meals: "about 30 minutes after the same meal each day",
+# "before breakfast, lunch and your evening meal": a schedule, not what the claim is about
+_MEAL = (
+    r"(?:(?:the|your|each|a|every|same|main|evening|morning|midday)\s+)*"
+    r"(?:meals?|food|eating|snacks?|breakfast|lunch|dinner|supper)\b"
+)
+_MEAL_TIMING = re.compile(rf"\b(?:before|after|with|at|around|between)\s+{_MEAL}(?:\s*(?:,|and|or)\s*{_MEAL})*")
+
+
 def without_slots(text: str) -> str:
-    for pattern in (_WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
+    """The text without its food and time-of-day phrases: "take it at bedtime with your
+    evening meal" is about "it"."""
+    for pattern in (_MEAL_TIMING, _WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
         text = pattern.sub(" ", text)
     return text
 
@@ -463,7 +488,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))
     condition = _condition(lowered, at)
-    flips = len(_FLIPS.findall(instruction)) - rules_out_change
+    flips = _flip_count(instruction) - rules_out_change
     return Regimen(
         targets=targets,
         polarity=-1 if flips % 2 else 1,
@@ -484,7 +509,18 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         or bool(_EXTRA_DOSE.search(lowered)),
         person=_person(instruction),
         not_required=bool(_NOT_REQUIRED.search(instruction)),
+        permission=bool(_PERMISSION.search(instruction)),
     )
+
+
+def _flip_count(instruction: str) -> int:
+    """How many times the instruction turns around; alternatives count once ("stop or pause")."""
+    count, end = 0, None
+    for match in _FLIPS.finditer(instruction):
+        if end is None or not _ALTERNATIVE.fullmatch(instruction[end : match.start()]):
+            count += 1
+        end = match.end()
+    return count
 
 
 def _frequencies_differ(x: float, y: float) -> bool:
@@ -541,6 +577,9 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         planned = a.resumes or b.resumes or a.changing or b.changing or a.stage or b.stage
         return "polarity" if lifts and not planned else None
     if a.polarity != b.polarity:
+        allowed, negative = (a, b) if a.polarity > 0 else (b, a)
+        if negative.not_required and allowed.permission:  # "you don't need to give it" / "you can give it"
+            return None
         return None if a.resumes or b.resumes or a.stage or b.stage else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
         return None
@@ -559,3 +598,33 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
     if a.times and b.times and a.times.isdisjoint(b.times) and not several:
         return "time of day"
     return None
+
+
+def plans_change(text: str) -> bool:
+    """Whether a claim plans a change or a stage ("after two weeks the dose is usually
+    increased to 20 mg"), in its instruction rather than in its reasons."""
+    instruction = _without_explanation(_normalise(text))
+    return bool(_CHANGING.search(instruction) or _PLANNED_STAGE.search(instruction))
+
+
+def restates(m: Regimen, n: Regimen, slot: str, about: frozenset[str]) -> bool:
+    """Whether `m` already says what `n` says on `slot` (both state it, with a value in
+    common) about one of the targets `about`, without disagreeing on any other: after
+    "increase to 20 mg", a later "keep taking your 20 mg" restates it."""
+    if not comparable(m, n) or disagreement(m, n) is not None or m.targets.isdisjoint(about):
+        return False
+    if m.other_action or n.other_action or (m.person and n.person and m.person != n.person):
+        return False
+    if slot == "polarity":
+        return m.polarity == n.polarity
+    if slot == "amount":
+        return not m.amounts.isdisjoint(n.amounts)
+    values = {
+        "frequency": (m.per_day, n.per_day),
+        "duration": (m.days, n.days),
+        "food": (m.food, n.food),
+    }
+    if slot in values:
+        x, y = values[slot]
+        return x is not None and x == y
+    return slot == "time of day" and bool(m.times & n.times)
