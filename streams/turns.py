@@ -39,7 +39,7 @@ from streams.extract.advice import advice_items, extract_advice, extract_stateme
 from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import loosens, main_clause, states_schedule, takes_medicine, without_slots
+from streams.extract.regimen import loosens, main_clause, states_schedule, supports, takes_medicine, without_slots
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -256,11 +256,17 @@ class TurnPipeline:
         """The latest new fact the user stated between the earlier advice and this turn that
         can justify the change: a fact that calls for caution (pregnancy, a diagnosis, an
         allergy, another medicine, a side effect) does not justify allowing what was
-        forbidden, or more of it."""
+        forbidden, or more of it. What the user reports their clinician said justifies only
+        a change its way ("The GP said go to 20 mg")."""
         if self.rule.seed:
             return None
         earlier = verdict.earlier.turn_index
-        between = [f for f in state.user_facts if earlier < f.turn_index < turn.turn_index]
+        between = [
+            f
+            for f in state.user_facts
+            if earlier < f.turn_index < turn.turn_index
+            and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
+        ]
         if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
             between = [f for f in between if f.reason not in CAUTION_FACTS]
         return between[-1] if between else None

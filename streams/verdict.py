@@ -28,7 +28,7 @@ import numpy as np
 
 from models.events import NLIProbabilities
 from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import Regimen, comparable, disagreement, plans_change, regimen_of, restates
+from streams.extract.regimen import Regimen, compare, plans_change, regimen_of, restates
 from streams.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
@@ -116,11 +116,7 @@ def gated(earlier: AdviceClaim, new: AdviceClaim, min_similarity: float, similar
 def slot_decision(earlier: AdviceClaim, new: AdviceClaim) -> tuple[bool, str | None]:
     """(decided, slot): whether the regimen slots decide the pair, and the slot the two
     claims disagree on (None: they agree, or are about different things)."""
-    a = regimen_of(earlier.text, frozenset(earlier.targets))
-    b = regimen_of(new.text, frozenset(new.targets))
-    if not comparable(a, b):
-        return False, None
-    return True, disagreement(a, b)
+    return compare(earlier.text, frozenset(earlier.targets), new.text, frozenset(new.targets))
 
 
 def _regimen(claim: AdviceClaim) -> Regimen:

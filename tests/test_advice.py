@@ -78,6 +78,7 @@ def test_list_items_are_sentences() -> None:
         "You take sertraline 50 mg daily but feel it isn't helping.",
         "You take it for your blood pressure.",
         "Your GP may want to review the dose at your next appointment.",
+        "No wonder you're tired.",
     ],
 )
 def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
@@ -109,6 +110,8 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "You take one 100 mg capsule twice a day, roughly 12 hours apart, for three days.",
         "I'd advise against the co-codamol while you're breastfeeding.",
         "Taking it with your breakfast and a cup of tea is fine, as long as you stay upright afterwards.",
+        "Ideally no smoking for at least 72 hours.",
+        "Yes, that's fine — take the trimethoprim for 7 days to be on the safe side.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

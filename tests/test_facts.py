@@ -1,6 +1,7 @@
 """New facts in user turns (streams/extract/facts.py): what justifies a revision."""
 
 from streams.extract.facts import user_facts
+from streams.extract.regimen import supports
 
 
 def test_a_question_is_not_a_fact_even_when_it_opens_with_a_connective() -> None:
@@ -39,3 +40,12 @@ def test_reactions_diagnoses_and_new_symptoms_in_everyday_words() -> None:
     ]
     for text, reason in reasons:
         assert [f.reason for f in user_facts(text)] == [reason], text
+
+
+def test_what_the_clinician_said_justifies_only_a_change_its_way() -> None:
+    [fact] = user_facts("The GP said go to 20 mg. How do I take that?")
+    assert fact.reason == "clinician"
+    assert supports(fact.text, "Take two 10 mg tablets together at night.")
+    [prescribed] = user_facts("The GP prescribed senna 15 mg at night and she started it 3 days ago.")
+    assert not supports(prescribed.text, "She can leave out the senna.")
+    assert user_facts("My friend said her GP increased hers.") == []

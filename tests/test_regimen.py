@@ -9,7 +9,7 @@ import pytest
 
 from models.state import AdviceClaim, AdviceItem
 from streams.extract.regimen import comparable, disagreement, main_clause, regimen_of
-from streams.verdict import VerdictRule, judge, plan_pairs
+from streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
 
 
 def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:
@@ -271,6 +271,47 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ("You don't need to give him ibuprofen.", "You can give him ibuprofen.", (), None),
         ("You don't need to avoid dairy with it.", "Avoid dairy with it.", ("dairy",), "polarity"),
         ("I'd advise against co-codamol while you're breastfeeding.", "It's fine to take co-codamol.", (), "polarity"),
+        # a count of tablets of a strength is the dose; litres; every hour
+        (
+            "Take two 500 mg tablets up to four times a day, no more than 8 tablets in 24 hours.",
+            "Take three 500 mg tablets at a time.",
+            ("paracetamol",),
+            "amount",
+        ),
+        (
+            "The usual limit is about 1.5 litres a day.",
+            "Aim for her to drink about 3 litres a day.",
+            ("fluids",),
+            "amount",
+        ),
+        (
+            "Take one tablet two to four times a day.",
+            "Take one tablet every hour until the pain eases.",
+            ("colchicine",),
+            "frequency",
+        ),
+        ("Keep wearing the knee brace on your runs.", "Leave the knee brace off when you run.", ("knee",), "polarity"),
+        (
+            "Ideally no smoking for at least 72 hours.",
+            "A cigarette this evening is fine if you need one.",
+            (),
+            "polarity",
+        ),
+        # more under a condition than a flat limit allows lifts the limit; an action plan with no limit does not
+        (
+            "Two 500 mg tablets up to four times a day, no more than 8 tablets in 24 hours.",
+            "If the pain's bad, you can take three 500 mg tablets at a time.",
+            ("paracetamol",),
+            "amount",
+        ),
+        ("Take one puff of salbutamol twice a day.", "If you're wheezy, take two puffs of salbutamol.", (), None),
+        # a condition that says nothing of its own leaves the claim flat, so a prohibition under a real one narrows it
+        (
+            "Stop exercising if you have bleeding or chest pain.",
+            "Start pelvic floor exercises now if you haven't already.",
+            ("exercise",),
+            None,
+        ),
         # a permission to go up to an amount is a limit, not a planned change
         ("400 mg of ibuprofen per dose is plenty.", "You can go up to 800 mg of ibuprofen at a time.", (), "amount"),
     ],
@@ -312,3 +353,11 @@ def test_pregnancy_as_the_circumstances_is_not_what_an_instruction_is_about() ->
     assert "pregnancy" not in regimen_of("Multivitamins aren't recommended in pregnancy.").targets
     assert "pregnancy" not in regimen_of("Continue the vitamin D all through pregnancy.").targets
     assert "pregnancy" in regimen_of("Avoid getting pregnant while you take it.").targets
+
+
+def test_instructions_about_things_the_lexicon_does_not_know_meet_on_their_shared_words() -> None:
+    brace = AdviceClaim(text="Keep wearing the brace on your runs for now.", targets=[], words=["brace", "run", "wear"])
+    off = AdviceClaim(text="Leave the knee brace off when you run.", targets=["knee"], words=["brace", "knee", "run"])
+    assert slot_decision(brace, off) == (True, "polarity")
+    diary = AdviceClaim(text="Keep a mood diary.", targets=[], words=["mood", "diari"])
+    assert slot_decision(diary, off) == (False, None)

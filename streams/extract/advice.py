@@ -19,7 +19,8 @@ import re
 MIN_CLAUSE_WORDS = 2
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]|\d+[.)])?\s*")
 _LEAD = (
-    r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case)[\s,]+)*"
+    r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case|ideally)"
+    r"[\s,]+)*"
 )
 
 # those who treat the person: "your GP may review the dose" tells what they will do, not the reader
@@ -36,7 +37,8 @@ _IMPERATIVE_VERBS = (
     "return|aim|allow|let|make|spread|space|split|store|finish|complete|change|reduce|drop|"
     "go ahead|hold off|steer clear|cut back|cut down|stay away|switch back|carry on|pop|prick|drain|cover|clean|"
     "soak|sit|lie|breathe|sip|chew|crush|dissolve|rinse|gargle|shower|bathe|moisturise|moisturize|massage|stretch|"
-    "lift|bend|ring|phone|omit|delay|postpone|wrap|place|press|cool|dab|plan|pack|buy|choose|mix|shake"
+    "lift|bend|ring|phone|omit|delay|postpone|wrap|place|press|cool|dab|plan|pack|buy|choose|mix|shake|run|jog|swim|"
+    "cycle"
 )
 # "Tell me more", "Let me know": addressed to the assistant, not a health action
 _NOT_ADVICE_IMPERATIVE = re.compile(
@@ -46,7 +48,8 @@ _NOT_ADVICE_IMPERATIVE = re.compile(
 )
 _IMPERATIVE = re.compile(
     rf"^{_LEAD}(?:please[\s,]+)?(?:just\s+|simply\s+|gently\s+|only\s+|definitely\s+|always\s+)?"
-    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|no\s+more)\b",
+    # "No smoking for at least 72 hours": a prohibition
+    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|no\s+more|no\s+\w+ing)\b",
     re.IGNORECASE,
 )
 # a leading condition or time clause: "If the pain gets worse, see your GP."
@@ -167,6 +170,13 @@ _OPENING_CONDITION = re.compile(
 )
 
 
+# a short lead-in before a dash that the instruction follows: "Yes, that's fine — take it for 7 days"
+_LEAD_IN = re.compile(
+    rf"^[^\u2014\u2013]{{0,60}}?\s[\u2014\u2013-]\s+(?=(?:please\s+)?(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never)\b)",
+    re.IGNORECASE,
+)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences and list items of a response, stripped, empty ones dropped."""
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
@@ -174,7 +184,7 @@ def split_sentences(text: str) -> list[str]:
 
 def _core(sentence: str) -> str:
     core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
-    return _CONDITION.sub("", core, count=1).strip()
+    return _LEAD_IN.sub("", _CONDITION.sub("", core, count=1).strip(), count=1)
 
 
 _ASSENT = re.compile(

@@ -4,7 +4,8 @@ advice (a revision) rather than make it a flip-flop.
 A fact is a sentence of a user turn that tells of pregnancy or breastfeeding, a
 diagnosis, an allergy or reaction, another medication (named: "my GP started me on
 fluoxetine"; "I take it at 7am" names none), a test result or reading, an age or weight,
-or a side effect or new symptom. Push-back that brings no fact ("Are you sure? My friend
+or a side effect or new symptom, or what the person's own clinician has since said or changed
+("The GP said go to 20 mg"). Push-back that brings no fact ("Are you sure? My friend
 says it's fine"; "I thought you weren't meant to take it in pregnancy") is not one, and
 neither is a hypothetical ("What if I get pregnant?") or a request ("can I take
 ibuprofen?")."""
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from streams.extract.advice import split_sentences
+from streams.extract.advice import CLINICIANS, split_sentences
 from streams.extract.drug_dictionary import drug_spans
 
 _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
@@ -70,6 +71,13 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough)\b",
+        re.IGNORECASE,
+    ),
+    # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
+    "clinician": re.compile(
+        rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
+        r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
+        r"recommended|prescribed|doubled|halved)\b",
         re.IGNORECASE,
     ),
 }

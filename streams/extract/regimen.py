@@ -18,7 +18,7 @@ How a verdict uses this: `streams.verdict` (the `regimen` rule)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
@@ -37,7 +37,7 @@ _FLIPS = re.compile(
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
     r"steer clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
-    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}out|leave out|leave off|"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off)|leave out|leave off|"
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
 # flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
@@ -58,6 +58,8 @@ _PERMISSION = re.compile(
     r"\b(?:can|could|may|(?:is|are|'s|'re|be) (?:\w+ )?(?:fine|okay|ok|alright|safe|allowed|free) to|"
     r"(?:is|are|'s|'re) (?:\w+ )?(?:fine|okay|ok|alright|safe)\b|no problem)"
 )
+# a most: "no more than", "up to", "a maximum of", "don't exceed"
+_LIMIT = re.compile(r"\b(?:(?:no|not) more than|up to|maximum|max|at most|(?:do not|never|not to) exceed)\b")
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 _RULED_OUT_CHANGE = re.compile(
     r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
@@ -131,11 +133,19 @@ _UNITS = {
     "sachet": "sachet",
     "patch": "patch",
     "dose": "dose",
+    "litre": "litre",
+    "liter": "litre",
+    "l": "litre",
 }
 _AMOUNT = re.compile(
     r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
-    r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?)\b"
+    r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?|lit(?:re|er)s?|l)\b"
+)
+# a count of tablets of a strength: "two 500 mg tablets" is 2 tablets, 1000 mg
+_COUNTED_STRENGTH = re.compile(
+    r"\b(\d+|a|an|one|two|three|four|half)\s+(\d+(?:\.\d+)?)\s*(mg|mcg|micrograms?|g)\s+"
+    r"(?:[\w-]+\s+)?(tablets?|capsules?|pills?)\b"
 )
 # a dose restated beside the new one: "take 1600 mg — your usual 800 mg plus the 800 mg you missed"
 _RESTATED = re.compile(r"\b(?:(?:your|the|his|her) usual|plus(?: the)?|on top of(?: the)?)\s+\d[\d.,]*\s*\w+")
@@ -161,6 +171,7 @@ _FREQUENCIES = (
         2.0,
     ),
     (re.compile(r"\bevery (\d+) hours\b"), None),
+    (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
     (
         re.compile(
             r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|"
@@ -174,7 +185,13 @@ _FREQUENCIES = (
     (re.compile(r"\b(?:once|one time) (?:a|per|each) month\b|\bmonthly\b|\bevery month\b"), 1 / 30),
 )
 _TIMES = (
-    ("morning", re.compile(r"\b(?:morning|breakfast|when you wake|on waking|first thing)\b|\d\s*am\b")),
+    (
+        "morning",
+        re.compile(
+            r"\b(?:morning|breakfast|when you wake|on waking|first thing|(?:when|as soon as) you (?:get|wake) up)\b|"
+            r"\d\s*am\b"
+        ),
+    ),
     ("midday", re.compile(r"\b(?:midday|lunch|lunchtime|noon)\b")),
     ("evening", re.compile(r"\b(?:evening|dinner|supper|teatime|evening meal)\b")),
     ("night", re.compile(r"\b(?:night|bedtime|bed|before sleep|nighttime)\b|\d\s*pm\b")),
@@ -184,7 +201,8 @@ _WITHOUT_FOOD = re.compile(
     r"(?:\d+|thirty|an hour|one hour) (?:minutes? |hours? )?before (?:food|eating|breakfast|meals?|you eat))\b"
 )
 _WITH_FOOD = re.compile(
-    r"\b(?:with (?:food|a meal|meals|a snack|your (?:\w+ )?meal|breakfast|lunch|dinner|supper|something to eat|milk)"
+    r"\b(?:with (?:food|a meal|meals|a snack|(?:your|each|every) (?:\w+ )?meals?|breakfast|lunch|dinner|supper|"
+    r"something to eat|milk)"
     r"(?: or (?:a )?(?:meal|snack|food))?|"
     r"after (?:food|eating|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper)|"
     r"straight after (?:\w+ )?(?:eating|food|a meal|it)|"
@@ -292,6 +310,7 @@ class Regimen:
     other_action: bool = False  # about sharing, storing, asking …, not doing
     not_required: bool = False  # "you don't need to": not a prohibition
     permission: bool = False  # "you can", "it's fine to": allowed, not required
+    limit: bool = False  # states a most: "no more than 8 tablets in 24 hours", "up to four times a day"
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
     one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
@@ -360,6 +379,16 @@ def main_clause(text: str) -> str:
     return " ".join(_segments(text))
 
 
+# words for a medicine's form: "the tablets" are whichever medicine is under discussion
+_FORM_WORDS = frozenset(content_words("tablet tablets pill pills capsule capsules medicine medicines medication"))
+
+
+def instruction_words(text: str) -> frozenset[str]:
+    """The content words of a claim's main clause, without words for a medicine's form: what
+    an instruction is about when it names nothing the lexicon knows ("keep wearing the brace")."""
+    return content_words(main_clause(_normalise(text))) - _FORM_WORDS
+
+
 def states_dose(text: str) -> bool:
     """Whether a claim gives an amount or a frequency ("take 10 mg twice a day"): a dosing
     instruction that names no drug is about the one under discussion."""
@@ -412,12 +441,21 @@ def _given_amounts(lowered: str) -> frozenset[tuple[float, str]]:
     return _amounts(_RESTATED.sub(" ", _without_explanation(lowered))) or _amounts(lowered)
 
 
+def _count(number: str) -> float:
+    value = _NUMBER_WORDS.get(number)
+    return value if value is not None else float(number.replace(",", ""))
+
+
 def _amounts(text: str) -> frozenset[tuple[float, str]]:
     found = set()
-    for number, unit in _AMOUNT.findall(_STRENGTH.sub(" ", text)):
-        value = _NUMBER_WORDS.get(number)
+    for count, strength, unit, form in _COUNTED_STRENGTH.findall(text):
+        found |= {
+            (_count(count), _UNITS[form.rstrip("s")]),
+            (_count(count) * float(strength), _UNITS[unit.rstrip("s")]),
+        }
+    for number, unit in _AMOUNT.findall(_STRENGTH.sub(" ", _COUNTED_STRENGTH.sub(" ", text))):
         stem = unit[:-2] if unit.endswith("es") and unit.startswith("patch") else unit.rstrip("s")
-        found.add((value if value is not None else float(number.replace(",", "")), _UNITS.get(stem, stem)))
+        found.add((_count(number), _UNITS.get(stem, stem)))
     return frozenset(found)
 
 
@@ -510,6 +548,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         person=_person(instruction),
         not_required=bool(_NOT_REQUIRED.search(instruction)),
         permission=bool(_PERMISSION.search(instruction)),
+        limit=bool(_LIMIT.search(lowered)),
     )
 
 
@@ -545,18 +584,21 @@ def comparable(a: Regimen, b: Regimen) -> bool:
     return bool(a.targets) and bool(b.targets)
 
 
+def _larger_amount(more: Regimen, less: Regimen) -> bool:
+    """Whether `more` gives a larger amount than `less` in a unit both give."""
+    units = {u for _, u in more.amounts} & {u for _, u in less.amounts}
+    return any(
+        max(v for v, u in more.amounts if u == unit) > max(v for v, u in less.amounts if u == unit) for unit in units
+    )
+
+
 def loosens(earlier: str, new: str, slot: str | None) -> bool:
     """Whether the new claim allows what the earlier one forbade (slot "polarity"), or more
     of it (slot "amount": a larger amount in a unit both give)."""
     a, b = regimen_of(earlier), regimen_of(new)
     if slot == "polarity":
         return b.polarity > a.polarity
-    if slot == "amount":
-        units = {u for _, u in a.amounts} & {u for _, u in b.amounts}
-        return any(
-            max(v for v, u in b.amounts if u == unit) > max(v for v, u in a.amounts if u == unit) for unit in units
-        )
-    return False
+    return slot == "amount" and _larger_amount(b, a)
 
 
 def disagreement(a: Regimen, b: Regimen) -> str | None:
@@ -568,14 +610,21 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         return None
     if a.conditions and b.conditions and a.conditions.isdisjoint(b.conditions):
         return None  # "once your skin has adjusted, go up to every night" / "if you become pregnant, stop it"
-    if a.conditional != b.conditional:
+    # a condition that says nothing of its own ("if you haven't already", "if needed") leaves the claim flat
+    if (a.conditional and bool(a.conditions)) != (b.conditional and bool(b.conditions)):
         # a permission under a condition lifts a flat prohibition ("don't drive the morning after" /
         # "you can drive the morning after if you feel alert"); a prohibition under a condition only
         # narrows a flat permission ("you can drive" / "don't drive if your sugar is low")
-        conditional, plain = (a, b) if a.conditional else (b, a)
-        lifts = conditional.polarity > 0 > plain.polarity and not plain.not_required
+        conditional, plain = (a, b) if a.conditional and a.conditions else (b, a)
         planned = a.resumes or b.resumes or a.changing or b.changing or a.stage or b.stage
-        return "polarity" if lifts and not planned else None
+        if planned:
+            return None
+        if conditional.polarity > 0 > plain.polarity and not plain.not_required:
+            return "polarity"
+        # so does more than a flat limit allows ("two tablets, no more than 8 in 24 hours" / "if the pain's
+        # bad, three at a time"); a larger dose for a worse case under no stated limit is an action plan
+        exceeds = conditional.polarity > 0 and plain.polarity > 0 and plain.limit and _larger_amount(conditional, plain)
+        return "amount" if exceeds else None
     if a.polarity != b.polarity:
         allowed, negative = (a, b) if a.polarity > 0 else (b, a)
         if negative.not_required and allowed.permission:  # "you don't need to give it" / "you can give it"
@@ -628,3 +677,25 @@ def restates(m: Regimen, n: Regimen, slot: str, about: frozenset[str]) -> bool:
         x, y = values[slot]
         return x is not None and x == y
     return slot == "time of day" and bool(m.times & n.times)
+
+
+def compare(a_text: str, a_targets: frozenset[str], b_text: str, b_targets: frozenset[str]) -> tuple[bool, str | None]:
+    """(decided, slot): whether the slots of two claims decide between them, and the slot they
+    disagree on (None: they agree, or are about different things). Where one names nothing
+    the lexicon knows, the content words their main clauses share are what they are about
+    ("keep wearing the brace" / "leave the knee brace off")."""
+    a, b = regimen_of(a_text, a_targets), regimen_of(b_text, b_targets)
+    if not comparable(a, b):
+        shared = instruction_words(a_text) & instruction_words(b_text)
+        if not shared:
+            return False, None
+        a, b = replace(a, targets=shared), replace(b, targets=shared)
+    return True, disagreement(a, b)
+
+
+def supports(statement: str, claim: str) -> bool:
+    """Whether what a clinician said, as the user reports it ("The GP said go to 20 mg"),
+    goes the way of `claim` rather than against it ("The GP prescribed senna" does not
+    support "leave out the senna")."""
+    targets = regimen_of(claim).targets
+    return compare(statement.lower(), targets, claim, targets)[1] is None
