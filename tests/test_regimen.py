@@ -312,6 +312,22 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("exercise",),
             None,
         ),
+        # times are the instruction's: not those of its reasons, nor the time it turns away from
+        (
+            "Take it once a day with breakfast.",
+            "Take your gliclazide at bedtime instead, and then you don't have to think about it in the morning.",
+            ("gliclazide",),
+            "time of day",
+        ),
+        ("Take it at bedtime rather than in the morning.", "Take it at night.", ("zopiclone",), None),
+        # a clock time is a part of the day; two doses spread over other parts of the day disagree
+        (
+            "Take the first dose with breakfast and the second no later than about 2pm, rather than in the evening.",
+            "Take the first dose with breakfast and the second at bedtime.",
+            ("dexamethasone",),
+            "time of day",
+        ),
+        ("Take it morning and evening.", "Take one with breakfast and one at bedtime.", ("metformin",), None),
         # a permission to go up to an amount is a limit, not a planned change
         ("400 mg of ibuprofen per dose is plenty.", "You can go up to 800 mg of ibuprofen at a time.", (), "amount"),
     ],

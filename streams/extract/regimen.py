@@ -188,13 +188,12 @@ _TIMES = (
     (
         "morning",
         re.compile(
-            r"\b(?:morning|breakfast|when you wake|on waking|first thing|(?:when|as soon as) you (?:get|wake) up)\b|"
-            r"\d\s*am\b"
+            r"\b(?:morning|breakfast|when you wake|on waking|first thing|(?:when|as soon as) you (?:get|wake) up)\b"
         ),
     ),
     ("midday", re.compile(r"\b(?:midday|lunch|lunchtime|noon)\b")),
     ("evening", re.compile(r"\b(?:evening|dinner|supper|teatime|evening meal)\b")),
-    ("night", re.compile(r"\b(?:night|bedtime|bed|before sleep|nighttime)\b|\d\s*pm\b")),
+    ("night", re.compile(r"\b(?:night|bedtime|bed|before sleep|nighttime)\b")),
 )
 _WITHOUT_FOOD = re.compile(
     r"\b(?:empty stomach|before (?:food|eating|meals?|breakfast|you eat)|without food|"
@@ -258,7 +257,8 @@ _ONE_DOSE_OF_SEVERAL = re.compile(
 )
 _MEDICINE_WORDS = re.compile(
     r"\b(?:(?:take|taking)(?! (?:off|care|a break|time|a rest|it easy|part|a seat|a look|a walk|a breath))|"
-    r"swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription)\b"
+    r"swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription|"
+    r"(?:best|right|ideal|usual) time(?! (?:to|for) (?!take\b))(?: to take)?)\b"
 )
 # the one a medicine is given to: "you can give him ibuprofen" is about him
 _RECIPIENT = re.compile(rf"\b(?:{_GIVING_VERBS})\s+(your (?:{RELATIVES})|him|her|them)\b")
@@ -401,7 +401,7 @@ def states_schedule(text: str) -> bool:
     the morning on an empty stomach"): a schedule that names nothing is the schedule of what
     is under discussion."""
     lowered = _normalise(text)
-    timed = _food(lowered) is not None or any(pattern.search(lowered) for _, pattern in _TIMES)
+    timed = _food(lowered) is not None or bool(_times(lowered))
     return states_dose(text) or (timed and bool(_MEDICINE_WORDS.search(lowered)))
 
 
@@ -465,6 +465,33 @@ def _per_day(text: str) -> float | None:
         if match:
             return 24.0 / float(match.group(1)) if value is None else value
     return None
+
+
+# a time or meal the instruction turns away from: "at bedtime rather than in the morning"
+_RATHER = re.compile(r"\b(?:rather than|instead of)\b[^,.;:\u2014\u2013]*")
+# a clock time: "by 2pm", "at 10 pm", "7:30am"
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.]\d{2})?\s*(am|pm)\b")
+
+
+def _schedule_text(lowered: str) -> str:
+    """The part of a claim that says when and how to take something: not its reasons, nor
+    the time it turns away from."""
+    return _RATHER.sub(" ", _without_explanation(lowered))
+
+
+def _clock_part(hour: int, half: str) -> str:
+    hour = hour % 12 + (12 if half == "pm" else 0)
+    if 5 <= hour < 12:
+        return "morning"
+    if 12 <= hour < 17:
+        return "midday"
+    return "evening" if 17 <= hour < 20 else "night"
+
+
+def _times(text: str) -> frozenset[str]:
+    """The parts of the day a claim names: words ("at bedtime") and clock times ("by 2pm")."""
+    named = {name for name, pattern in _TIMES if pattern.search(text)}
+    return frozenset(named | {_clock_part(int(h), half) for h, half in _CLOCK.findall(text)})
 
 
 def _food(text: str) -> str | None:
@@ -534,8 +561,8 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         # your usual 800 mg plus the 800 mg you missed"); none for a change ruled out
         amounts=frozenset() if rules_out_change else _given_amounts(lowered),
         per_day=_per_day(lowered),
-        times=frozenset(name for name, pattern in _TIMES if pattern.search(lowered)),
-        food=_food(lowered),
+        times=_times(_schedule_text(lowered)),
+        food=_food(_schedule_text(lowered)),
         one_dose_of_several=bool(_ONE_DOSE_OF_SEVERAL.search(lowered)),
         stage=bool(_PLANNED_STAGE.search(lowered)),
         conditional=condition is not None,
@@ -560,6 +587,12 @@ def _flip_count(instruction: str) -> int:
             count += 1
         end = match.end()
     return count
+
+
+def _spread(times: frozenset[str]) -> frozenset[str]:
+    """The parts of the day doses spread over, evening and night as one ("morning and
+    evening" and "breakfast and bedtime" are one schedule)."""
+    return frozenset("evening" if t == "night" else t for t in times)
 
 
 def _frequencies_differ(x: float, y: float) -> bool:
@@ -646,6 +679,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
     several = a.one_dose_of_several or b.one_dose_of_several or (a.per_day or 0) > 1 or (b.per_day or 0) > 1
     if a.times and b.times and a.times.isdisjoint(b.times) and not several:
         return "time of day"
+    if several and _spread(a.times) != _spread(b.times) and min(len(_spread(a.times)), len(_spread(b.times))) >= 2:
+        return "time of day"  # "breakfast and no later than 2pm" / "breakfast and bedtime"
     return None
 
 
