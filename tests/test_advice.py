@@ -111,6 +111,7 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "I'd advise against the co-codamol while you're breastfeeding.",
         "Taking it with your breakfast and a cup of tea is fine, as long as you stay upright afterwards.",
         "Ideally no smoking for at least 72 hours.",
+        "Yes, sitting with your legs crossed while you read in the evenings is perfectly fine.",
         "Yes, that's fine — take the trimethoprim for 7 days to be on the safe side.",
     ],
 )
@@ -207,3 +208,25 @@ def test_a_condition_after_directives_joined_by_and_governs_them_all() -> None:
         "Take it with food",
         "see your GP if it gets worse.",
     ]
+
+
+def test_the_items_of_a_list_of_things_to_avoid_are_prohibitions() -> None:
+    text = (
+        "While your neutrophils are low, food safety is key. Avoid:\n"
+        "- Raw or undercooked meat, including sushi\n"
+        "- Unpasteurised milk and cheese\n"
+        "Wash fruit and veg well.\n"
+        "Plan:\n"
+        "- Rest the ankle"
+    )
+    assert advice_items(text) == [
+        "Avoid raw or undercooked meat, including sushi",
+        "Avoid unpasteurised milk and cheese",
+        "Wash fruit and veg well.",
+        "Rest the ankle",
+    ]
+
+
+def test_a_prohibition_after_so_is_its_own_item() -> None:
+    items = advice_items("It's important to keep water out of that ear, so no swimming until the eardrum has healed.")
+    assert items == ["It's important to keep water out of that ear", "no swimming until the eardrum has healed."]

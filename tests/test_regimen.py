@@ -312,6 +312,14 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("exercise",),
             None,
         ),
+        # lay words for a vaccine name one thing; a possessive names no person; champagne is alcohol
+        ("You don't need a tetanus jab for this cut.", "Get a tetanus booster for this wound.", (), "polarity"),
+        (
+            "The safest approach in pregnancy is not to drink alcohol at all.",
+            "One glass of champagne for the toast at your sister's wedding is fine.",
+            (),
+            "polarity",
+        ),
         # times are the instruction's: not those of its reasons, nor the time it turns away from
         (
             "Take it once a day with breakfast.",

@@ -122,7 +122,8 @@ _SECOND_PERSON_REGIMEN = re.compile(
 )
 # a verdict on doing something: "Taking it with your breakfast is fine, as long as…"
 _VERDICT_ON_DOING = re.compile(
-    r"^(?!feel)\w+ing\b[^.;]{0,120}?\b(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be)\s+"
+    rf"^{_LEAD}(?!feel)\w+ing\b"
+    r"[^.;]{0,120}?\b(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be)\s+"
     r"(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|recommended|best\s+avoided|a\s+(?:bad|good)\s+idea)\b",
     re.IGNORECASE,
 )
@@ -138,7 +139,7 @@ _NOUN_SUBJECT = re.compile(r"^\w+\s+(?:\w+\s+)?(?:is|are|was|were|can|could|may|
 
 # where one sentence gives a second directive: "…with food and avoid alcohol", "…; don't…"
 _DIRECTIVE_START = (
-    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|please|you\s+(?:should|must|can|may|could|need|will)|"
+    rf"(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never|no\s+\w+ing|please|you\s+(?:should|must|can|may|could|need|will)|"
     r"make\s+sure|try\s+to|it(?:'s|\s+is)\s+\w+\s+to)"
 )
 _CLAUSE_SPLIT = re.compile(
@@ -177,9 +178,34 @@ _LEAD_IN = re.compile(
 )
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences and list items of a response, stripped, empty ones dropped."""
+# a line that introduces a list of things to keep away from: "Avoid:", "The main ones to avoid are:"
+_AVOID_HEADING = re.compile(
+    r"\b(?:avoid|steer\s+clear\s+of|cut\s+out|don't\s+(?:eat|have|take|use|do)|do\s+not\s+(?:eat|have|take|use|do))\b"
+    r"[^:.!?]{0,60}:\s*$",
+    re.IGNORECASE,
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+
+
+def _parts(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and list items of a response, stripped, empty ones dropped. The items of a
+    list under a line such as "Avoid:" are what it tells to avoid: "Avoid raw or undercooked
+    meat"."""
+    sentences: list[str] = []
+    avoiding = False
+    for line in text.splitlines():
+        item = _LIST_ITEM.match(line)
+        parts = _parts(line[item.end() :] if item else line)
+        if avoiding and item and parts:
+            sentences += [f"Avoid {parts[0][:1].lower()}{parts[0][1:]}", *parts[1:]]
+            continue
+        avoiding = bool(_AVOID_HEADING.search(line))
+        sentences += parts
+    return sentences
 
 
 def _core(sentence: str) -> str:

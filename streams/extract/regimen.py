@@ -248,7 +248,8 @@ _OTHER_ACTION = re.compile(
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
-_PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b")
+# whom an instruction is for; not whose thing it names ("at your sister's wedding")
+_PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
 _GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
 _GIVING = re.compile(rf"^(?:(?:please|just|then|and|do not|never)\s+)*(?:{_GIVING_VERBS})\b")
@@ -279,6 +280,11 @@ _CLASS_ALIASES = frozenset(
         "pain relief",
         "pain reliever",
         "pain relievers",
+        # lay words for any vaccine: "a tetanus jab" and "a tetanus booster" are one thing
+        "jab",
+        "jabs",
+        "booster",
+        "shot",
     }
 )
 

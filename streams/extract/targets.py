@@ -44,6 +44,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "whiskey",
         "gin",
         "a drink",
+        "champagne",
+        "prosecco",
+        "cider",
+        "rum",
+        "lager",
     ),
     "driving": ("drive", "driving", "drove", "car", "behind the wheel", "operate machinery", "heavy machinery"),
     "exercise": (
