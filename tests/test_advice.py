@@ -79,6 +79,7 @@ def test_list_items_are_sentences() -> None:
         "You take it for your blood pressure.",
         "Your GP may want to review the dose at your next appointment.",
         "No wonder you're tired.",
+        "The surgeon can tell you when it's safe to build back up.",
     ],
 )
 def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import comparable, disagreement, main_clause, regimen_of
+from streams.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
 from streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
 
 
@@ -320,6 +320,20 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "polarity",
         ),
+        # as often as needed is no frequency
+        (
+            "Hypromellose can be used as often as she needs, commonly three or four times a day.",
+            "Use the hypromellose drops once daily.",
+            ("hypromellose",),
+            None,
+        ),
+        # "not at bedtime" rules out a time, not the medicine
+        (
+            "Not right at bedtime, because lying down after a dose can hurt.",
+            "Take it every day.",
+            ("doxycycline",),
+            None,
+        ),
         # times are the instruction's: not those of its reasons, nor the time it turns away from
         (
             "Take it once a day with breakfast.",
@@ -385,3 +399,10 @@ def test_instructions_about_things_the_lexicon_does_not_know_meet_on_their_share
     assert slot_decision(brace, off) == (True, "polarity")
     diary = AdviceClaim(text="Keep a mood diary.", targets=[], words=["mood", "diari"])
     assert slot_decision(diary, off) == (False, None)
+
+
+def test_the_blue_inhaler_is_the_reliever_and_not_the_brown_preventer() -> None:
+    reliever = regimen_of("Give 1 puff of the blue inhaler every 30 to 60 seconds, up to 10 puffs.")
+    preventer = regimen_of("Brown inhaler: 2 puffs in the morning and 2 in the evening.")
+    assert "reliever" in reliever.targets and "preventer" in preventer.targets
+    assert not same_target(reliever, preventer)

@@ -40,8 +40,11 @@ _IMPERATIVE_VERBS = (
     "lift|bend|ring|phone|omit|delay|postpone|wrap|place|press|cool|dab|plan|pack|buy|choose|mix|shake|run|jog|swim|"
     "cycle"
 )
-# "Tell me more", "Let me know": addressed to the assistant, not a health action
+# "Tell me more", "Let me know": addressed to the assistant, not a health action; "The surgeon can tell
+# you when…": what the clinician will do
 _NOT_ADVICE_IMPERATIVE = re.compile(
+    rf"^(?:your|the)\s+{CLINICIANS}\s+(?:can|could|will|may|might|should|would)\s+(?:\w+\s+)?"
+    r"(?:tell|advise|let|check|decide|discuss|talk|review|explain|help|assess|arrange|refer|prescribe|see|go)\b|"
     r"^(?:tell|let|ask|give|show)\s+me\b|^feel\s+free\b|^(?:please\s+)?(?:don't|do\s+not|try\s+not\s+to)\s+"
     r"(?:worry|hesitate|panic|be\s+(?:afraid|alarmed|embarrassed|hard\s+on\s+yourself))\b|^rest\s+assured\b",
     re.IGNORECASE,

@@ -70,7 +70,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)|"
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
-        r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough)\b",
+        r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
+        r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee))\b",
         re.IGNORECASE,
     ),
     # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"

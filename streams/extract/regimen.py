@@ -244,6 +244,7 @@ _OTHER_ACTION = re.compile(
     r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
+    r"judge|expect|notice|worry|wonder|think|know|understand|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
@@ -465,7 +466,13 @@ def _amounts(text: str) -> frozenset[tuple[float, str]]:
     return frozenset(found)
 
 
+# used as often as needed: no fixed number a day ("as often as she needs, commonly three or four times a day")
+_AS_NEEDED = re.compile(r"\bas often as (?:you|she|he|they|needed|necessary|required)\b|\bfreely\b")
+
+
 def _per_day(text: str) -> float | None:
+    if _AS_NEEDED.search(text):
+        return None
     for pattern, value in _FREQUENCIES:
         match = pattern.search(text)
         if match:
@@ -473,8 +480,13 @@ def _per_day(text: str) -> float | None:
     return None
 
 
-# a time or meal the instruction turns away from: "at bedtime rather than in the morning"
-_RATHER = re.compile(r"\b(?:rather than|instead of)\b[^,.;:\u2014\u2013]*")
+# a time or meal the instruction turns away from: "at bedtime rather than in the morning", "not right at
+# bedtime" (the negation is of the time, not of the instruction)
+_RATHER = re.compile(
+    r"\b(?:rather than|instead of)\b[^,.;:\u2014\u2013]*|"
+    r"\bnot (?:right |just |straight )?(?:at|before|after|with|on|in|near|close to) (?:\w+ ){0,3}?"
+    r"(?:bedtime|bed|night|morning|evening|food|meals?|breakfast|lunch|dinner|stomach)\b"
+)
 # a clock time: "by 2pm", "at 10 pm", "7:30am"
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.]\d{2})?\s*(am|pm)\b")
 
@@ -538,7 +550,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     """The slots of one claim; `inherited` are its targets when its main clause names none
     ("take it with food" after "start metformin")."""
     lowered = _normalise(text)
-    indexed = _indexed_segments(without_slots(lowered))
+    indexed = _indexed_segments(without_slots(_RATHER.sub(" ", lowered)))
     segments = [segment for _, segment in indexed]
     targets = _targets(" ".join(segments), inherited, main_clause(lowered))
     own = [

@@ -89,7 +89,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     ),
     "smoking": ("smoke", "smoking", "cigarette", "cigarettes", "vape", "vaping", "nicotine", "tobacco"),
     "sleep": ("sleep", "sleeping", "nap", "naps", "napping", "bedtime", "bed"),
-    "sun": ("sun", "sunlight", "sunbathing", "tanning", "sunbed", "sunscreen", "sunblock", "uv"),
+    "sun": ("sun", "sunlight", "sunbathing", "tanning", "sunbed", "sunscreen", "sunblock", "uv", "spf"),
     "sex": ("sex", "intercourse", "sexual activity"),
     "flying": ("fly", "flying", "flight", "flights", "plane", "air travel"),
     "swimming": ("swim", "swimming", "pool", "bath", "baths", "bathing", "hot tub", "sauna"),
@@ -200,7 +200,20 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "xanax",
     ),
     "statin": ("statin", "statins", "atorvastatin", "simvastatin", "rosuvastatin", "pravastatin", "lipitor"),
-    "inhaler": ("inhaler", "inhalers", "puffer", "salbutamol", "albuterol", "ventolin", "reliever", "preventer"),
+    "inhaler": (
+        "inhaler",
+        "inhalers",
+        "puffer",
+        "salbutamol",
+        "albuterol",
+        "ventolin",
+        "reliever",
+        "preventer",
+        "blue inhaler",
+        "blue puffer",
+        "brown inhaler",
+        "brown puffer",
+    ),
     "steroid": ("steroid", "steroids", "prednisolone", "prednisone", "hydrocortisone", "corticosteroid"),
     "insulin": ("insulin",),
     "supplements": ("supplement", "supplements", "vitamin", "vitamins", "iron tablets", "herbal", "st john's wort"),
@@ -409,6 +422,14 @@ def _phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in ordered) + r")\b")
 
 
+# everyday names of one member: "the blue inhaler" is the reliever
+SAME_AS = {
+    "blue inhaler": "reliever",
+    "blue puffer": "reliever",
+    "brown inhaler": "preventer",
+    "brown puffer": "preventer",
+    "spf": "sunscreen",
+}
 _CONCEPT_OF: dict[str, list[str]] = {}
 for _concept, _phrases in CONCEPTS.items():
     for _phrase in _phrases:
@@ -493,7 +514,7 @@ def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
         targets.update(_CONCEPT_OF[phrase])
         # a member of a class names itself too ("ibuprofen" and "nsaid"), a class only itself
         if phrase not in CONCEPTS:
-            targets.add(phrase)
+            targets.add(SAME_AS.get(phrase, phrase))
     targets.update(_singular(m.group(0)) for m in _BODY_PATTERN.finditer(lowered))
     for entity in entities:
         name = " ".join(entity.lower().split())
