@@ -320,6 +320,13 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             (),
             "polarity",
         ),
+        # what an aside or "apart from" names is not the object; pieces are counted
+        (
+            "No more than 15 pieces of the 4 mg gum in a day.",
+            "You can have up to 25 pieces of the 4 mg gum a day.",
+            ("nicotine gum",),
+            "amount",
+        ),
         # as often as needed is no frequency
         (
             "Hypromellose can be used as often as she needs, commonly three or four times a day.",
@@ -406,3 +413,12 @@ def test_the_blue_inhaler_is_the_reliever_and_not_the_brown_preventer() -> None:
     preventer = regimen_of("Brown inhaler: 2 puffs in the morning and 2 in the evening.")
     assert "reliever" in reliever.targets and "preventer" in preventer.targets
     assert not same_target(reliever, preventer)
+
+
+def test_an_aside_in_brackets_or_what_to_keep_apart_from_is_not_what_an_instruction_is_about() -> None:
+    water = regimen_of(
+        "Swallow it whole with a full glass of water (not tea, coffee or juice).", frozenset({"alendronic acid"})
+    )
+    assert "tea" not in water.targets and "coffee" not in water.targets
+    calcium = regimen_of("Keep your calcium supplement four hours apart from your ibuprofen.")
+    assert "ibuprofen" not in calcium.targets

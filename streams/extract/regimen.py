@@ -101,7 +101,7 @@ _SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need
 # a contrast that opens a segment leads to its main point rather than to context
 _CONTRAST = re.compile(r"^(?:but|however|yet)\s+(?=\S)")
 _CONTEXT_PHRASE = re.compile(
-    r"\b(?:with|alongside|together with|on top of|as well as|along with)\s+"
+    r"\b(?:with|alongside|together with|on top of|as well as|along with|apart from|away from|separately from)\s+"
     r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+|"
     r"\b(?:in|during|through|throughout|all through|for the rest of)\s+(?:your\s+|her\s+|the\s+)?"
     r"(?:pregnancy|breastfeeding)\b"  # the circumstances, not the object of the instruction
@@ -133,6 +133,7 @@ _UNITS = {
     "sachet": "sachet",
     "patch": "patch",
     "dose": "dose",
+    "piece": "piece",
     "litre": "litre",
     "liter": "litre",
     "l": "litre",
@@ -140,7 +141,7 @@ _UNITS = {
 _AMOUNT = re.compile(
     r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
     r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
-    r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?|lit(?:re|er)s?|l)\b"
+    r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?|lit(?:re|er)s?|l|pieces?)\b"
 )
 # a count of tablets of a strength: "two 500 mg tablets" is 2 tablets, 1000 mg
 _COUNTED_STRENGTH = re.compile(
@@ -331,9 +332,13 @@ def _normalise(text: str) -> str:
     return lowered
 
 
+# an aside in brackets: "with a full glass of water (not tea, coffee or juice)"
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
 def _parts(text: str) -> list[str]:
-    """The claim up to its reasons, split at punctuation."""
-    return _PUNCTUATION.split(_without_explanation(text))
+    """The claim up to its reasons, without its asides, split at punctuation."""
+    return _PUNCTUATION.split(_ASIDE.sub(" ", _without_explanation(text)))
 
 
 def _indexed_segments(text: str) -> list[tuple[int, str]]:
