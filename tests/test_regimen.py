@@ -327,6 +327,20 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("nicotine gum",),
             "amount",
         ),
+        # hours apart is a frequency, "at least 4 hours apart" a spacing; all at once is once a day; either way is no food
+        (
+            "Take the doses about 12 hours apart.",
+            "Take both tablets together in the morning.",
+            ("levetiracetam",),
+            "frequency",
+        ),
+        (
+            "Give 5 ml up to four times in 24 hours, at least 4 hours apart.",
+            "Give 5 ml four times a day.",
+            ("paracetamol",),
+            None,
+        ),
+        ("You can take it with or without food.", "Take it with food.", ("levetiracetam",), None),
         # as often as needed is no frequency
         (
             "Hypromellose can be used as often as she needs, commonly three or four times a day.",

@@ -171,7 +171,9 @@ _FREQUENCIES = (
         ),
         2.0,
     ),
-    (re.compile(r"\bevery (\d+) hours\b"), None),
+    (re.compile(r"\bevery (\d+) hours\b|(?<!at least )(?<!at least about )\b(\d+) hours apart\b"), None),
+    # all of the day's tablets at once: "take both tablets together", "1000 mg in one go"
+    (re.compile(r"\b(?:both|all) (?:\w+ )?(?:tablets|capsules|doses) (?:together|at once)\b|\bin one go\b"), 1.0),
     (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
     (
         re.compile(
@@ -200,6 +202,7 @@ _WITHOUT_FOOD = re.compile(
     r"\b(?:empty stomach|before (?:food|eating|meals?|breakfast|you eat)|without food|"
     r"(?:\d+|thirty|an hour|one hour) (?:minutes? |hours? )?before (?:food|eating|breakfast|meals?|you eat))\b"
 )
+_EITHER_WAY = re.compile(r"\bwith or without (?:food|a meal|meals|eating)\b")
 _WITH_FOOD = re.compile(
     r"\b(?:with (?:food|a meal|meals|a snack|(?:your|each|every) (?:\w+ )?meals?|breakfast|lunch|dinner|supper|"
     r"something to eat|milk)"
@@ -481,7 +484,7 @@ def _per_day(text: str) -> float | None:
     for pattern, value in _FREQUENCIES:
         match = pattern.search(text)
         if match:
-            return 24.0 / float(match.group(1)) if value is None else value
+            return 24.0 / float(next(g for g in match.groups() if g)) if value is None else value
     return None
 
 
@@ -518,6 +521,8 @@ def _times(text: str) -> frozenset[str]:
 
 
 def _food(text: str) -> str | None:
+    if _EITHER_WAY.search(text):  # "with or without food": either
+        return None
     if _WITHOUT_FOOD.search(text):
         return "without"
     if _WITH_FOOD.search(text):
