@@ -327,7 +327,8 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("nicotine gum",),
             "amount",
         ),
-        # hours apart is a frequency, "at least 4 hours apart" a spacing; all at once is once a day; either way is no food
+        # hours apart is a frequency, "at least 4 hours apart" a spacing; all at once is once a day;
+        # "with or without food" says nothing of food
         (
             "Take the doses about 12 hours apart.",
             "Take both tablets together in the morning.",
