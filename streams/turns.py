@@ -39,7 +39,15 @@ from streams.extract.advice import advice_items, extract_advice, extract_stateme
 from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import loosens, main_clause, states_schedule, supports, takes_medicine, without_slots
+from streams.extract.regimen import (
+    dose_units,
+    loosens,
+    main_clause,
+    states_schedule,
+    supports,
+    takes_medicine,
+    without_slots,
+)
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, topic_of
 from streams.metrics.alignment import concat_actions, cosine
@@ -129,6 +137,21 @@ def _claim_topic(
     return sorted(found.targets or topic_of(item, named).targets), words, False
 
 
+def _dose_owner(state: SessionState, item: str) -> list[str] | None:
+    """The medicines of the latest earlier advice that gave a dose in a unit this claim uses:
+    after "two 500 mg paracetamol tablets" and a question about antibiotics, "you can take
+    three 500 mg tablets" is about the paracetamol. None when the claim gives no dose."""
+    units = dose_units(item)
+    if not units:
+        return None
+    for advice in reversed(state.advice_history):
+        for claim in reversed(advice.claims):
+            named = medicines(claim.targets)
+            if named and units & dose_units(claim.text):
+                return named
+    return None
+
+
 @dataclass
 class _Batch:
     """The NLI pairs of one turn, scored in one call."""
@@ -216,12 +239,17 @@ class TurnPipeline:
         # "it" is what the user just asked about or, when they named nothing ("How long until
         # it works?"), the medicine the conversation was last about
         claims, context = [], list(state.focus or state.medicines)
+        default = not medicines(state.focus)  # the user named no medicine: "Two tablets doesn't sound like much"
         for sentence, sentence_items in by_sentence:
             if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
                 mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
+                default = default and not (mentioned & named_entities)
                 context = sorted(mentioned) if mentioned & named_entities else context
             for item in sentence_items:
-                targets, words, inherited = _claim_topic(item, entities, context, state.medicines)
+                owner = _dose_owner(state, item) if default else None
+                before = owner or state.medicines
+                targets, words, inherited = _claim_topic(item, entities, owner or context, before)
+                default = default and inherited
                 context = context if inherited else targets or context
                 claims.append(AdviceClaim(text=item, targets=targets, words=words))
         state.medicines = medicines(topic_of(text, entities).targets) or state.medicines

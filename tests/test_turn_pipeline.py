@@ -346,3 +346,18 @@ async def test_superseded_advice_is_not_held_against_what_followed() -> None:
     ]
     _, outcomes = await run(pipeline, [turn(i, t, session="s3") for i, t in enumerate(staged)])
     assert [c.disagrees_on for c in outcomes[1].conflicts] == ["polarity"]
+
+
+async def test_a_dose_that_names_nothing_is_the_medicine_last_dosed_in_that_unit() -> None:
+    pipeline = pipeline_finding("paracetamol", "antibiotics")
+    turns = [
+        turn(0, "For pain, take paracetamol: two 500 mg tablets up to four times a day, no more than 8 in 24 hours."),
+        turn(1, "Do I need antibiotics?", Role.user),
+        turn(2, "Usually not for sinusitis."),
+        turn(3, "Two tablets doesn't sound like much. Are you sure?", Role.user),
+        turn(4, "You're right, you can take three 500 mg tablets at a time."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert state.previous_advice.claims[0].targets == ["paracetamol"]
+    assert [c.disagrees_on for c in outcomes[4].conflicts] == ["amount"]

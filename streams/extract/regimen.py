@@ -404,6 +404,11 @@ def instruction_words(text: str) -> frozenset[str]:
     return content_words(main_clause(_normalise(text))) - _FORM_WORDS
 
 
+def dose_units(text: str) -> frozenset[str]:
+    """The units of the amounts a claim gives ("mg", "tablet")."""
+    return frozenset(unit for _, unit in _amounts(_normalise(text)))
+
+
 def states_dose(text: str) -> bool:
     """Whether a claim gives an amount or a frequency ("take 10 mg twice a day"): a dosing
     instruction that names no drug is about the one under discussion."""
