@@ -356,6 +356,13 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("doxycycline",),
             None,
         ),
+        # a topic named before a colon is what the instruction after it is about
+        (
+            "And alcohol: the safest approach in pregnancy is not to drink at all.",
+            "That's true — one glass of champagne for the toast is fine.",
+            (),
+            "polarity",
+        ),
         # times are the instruction's: not those of its reasons, nor the time it turns away from
         (
             "Take it once a day with breakfast.",

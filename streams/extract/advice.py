@@ -68,7 +68,7 @@ _DIRECTIVE = re.compile(
     r"(?:should|shouldn't|must|mustn't|need\s+to|needs\s+to|have\s+to|has\s+to|ought\s+to|"
     r"can|can't|cannot|could|may|might\s+want\s+to|will\s+need\s+to|'ll\s+need\s+to|'ll\s+want\s+to|"
     r"don't\s+need\s+to|do\s+not\s+need\s+to|no\s+longer\s+need\s+to)\b|"
-    r"\b(?:you|your\s+\w+)(?:'re|\s+are|'s|\s+is)\s+(?:fine|okay|ok|safe|free|good|clear|allowed)\s+to\b|"
+    r"\b(?:you|your\s+(?:\w+\s+){0,3}?\w+)(?:'re|\s+are|'s|\s+is)\s+(?:fine|okay|ok|safe|free|good|clear|allowed)\s+to\b|"
     r"\b(?:i|we)(?:\s+|'d\s+)(?:would\s+|do\s+|strongly\s+|really\s+)?"
     r"(?:recommend|suggest|advise|prescribe|encourage|urge)\b|"
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:like\s+you\s+to|rather\s+you|stop|start|increase|reduce|switch|avoid|keep|hold|"
@@ -83,7 +83,8 @@ _DIRECTIVE = re.compile(
     r"(?:option|choice|amount|dose)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed|enough|plenty|sufficient|"
     r"necessary|needed|required)\s+(?:with|for|during|while|in|to|on|when|if|alongside|together|now|here)\b|"
     r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
-    r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)\s+(?:is|would\s+be)|"
+    r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)(?:\s+\w+){0,3}?\s+(?:is|would\s+be)|"
+    r"(?:things?|foods?|ones?|drinks?|activities)\s+to\s+avoid\s+(?:are|is|include)|"
     r"the\s+(?:best|right|usual|ideal)\s+(?:time|way)\s+(?:(?:to\s+take|for)\s+(?:\w+\s+){1,3}?)?is|"
     r"(?:is|are|'s)\s+best\s+taken|"
     r"you\s+(?:don't|do\s+not)\s+need\s+(?:any|a|the|to|your)?|"
@@ -110,7 +111,7 @@ _STATUS = re.compile(
     r"[\s,]+)*"
     r"(?:(?:he|she|they|the\s+patient|your\s+\w+|my\s+\w+|[A-Z][a-z]+)\s+(?:currently\s+|already\s+|still\s+|"
     r"also\s+|usually\s+|normally\s+)?(?:takes|is\s+taking|are\s+taking|has\s+been|have\s+been|had|was|were|"
-    r"is\s+on|are\s+on|uses|used|started|stopped|tried|received|got|gets|needs|reports|reported|mentioned|"
+    r"is\s+on|are\s+on|uses|used|started|stopped|tried|received|got|gets|needs(?!\s+to)|reports|reported|mentioned|"
     r"said|says|has|feels|felt|developed|noticed)|"
     r"you(?:'ve|\s+have)\s+(?:been|had|tried|taken|used|started|stopped|noticed|mentioned|said|told)|"
     r"you(?:'re|\s+are)\s+(?:currently\s+|already\s+|still\s+)?(?:taking|on|using|having|feeling|getting|\d+)|"
@@ -176,7 +177,9 @@ _OPENING_CONDITION = re.compile(
 
 # a short lead-in before a dash that the instruction follows: "Yes, that's fine — take it for 7 days"
 _LEAD_IN = re.compile(
-    rf"^[^\u2014\u2013]{{0,60}}?\s[\u2014\u2013-]\s+(?=(?:please\s+)?(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never)\b)",
+    rf"^[^\u2014\u2013]{{0,60}}?\s[\u2014\u2013-]\s+(?=(?:please\s+)?(?:{_IMPERATIVE_VERBS}|don't|do\s+not|never)\b)|"
+    # a short remark before a dash: "That's true — one glass of champagne is fine"
+    r"^(?:\S+\s+){0,5}\S+\s[\u2014\u2013]\s+",
     re.IGNORECASE,
 )
 

@@ -328,11 +328,15 @@ class Regimen:
     stage: bool = False  # one stage of a plan: "for the first two weeks", "from two weeks"
 
 
+# a topic named before a colon: "And alcohol: the safest approach is not to drink at all"
+_TOPIC_HEADING = re.compile(r"^(?:(?:and|also|now|then)\s+)?([a-z][\w'-]*(?:\s+[\w'-]+){0,2}):\s+(?=\S)")
+
+
 def _normalise(text: str) -> str:
     lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'"))
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
-    return lowered
+    return _TOPIC_HEADING.sub(r"as for \1, ", lowered, count=1)
 
 
 # an aside in brackets: "with a full glass of water (not tea, coffee or juice)"

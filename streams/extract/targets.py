@@ -74,6 +74,13 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "cardio",
         "hiking",
         "football",
+        "spin class",
+        "spinning",
+        "exercise class",
+        "exercise classes",
+        "aerobics",
+        "pilates",
+        "yoga",
     ),
     "caffeine": (
         "caffeine",
