@@ -356,6 +356,25 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("doxycycline",),
             None,
         ),
+        # two instructions about the same other action meet; missed-dose advice does not; "useless" flips
+        (
+            "Check your blood pressure at home every morning.",
+            "There is no need to check your blood pressure at home.",
+            ("blood pressure",),
+            "polarity",
+        ),
+        (
+            "If you remember a missed dose, carry on at your usual times.",
+            "Don't take two doses at the same time to make up for a missed one.",
+            ("apixaban",),
+            None,
+        ),
+        (
+            "Practise slow breathing when you feel anxious.",
+            "Breathing exercises are useless for anxiety.",
+            ("breathing",),
+            "polarity",
+        ),
         # a topic named before a colon is what the instruction after it is about
         (
             "And alcohol: the safest approach in pregnancy is not to drink at all.",

@@ -37,6 +37,7 @@ _FLIPS = re.compile(
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
     r"steer clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
+    r"useless|pointless|no use|a waste of time|"
     r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off)|leave out|leave off|"
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
@@ -245,7 +246,8 @@ _PLANNED_STAGE = re.compile(
 # instructions about another action on the thing: sharing, storing, asking about it
 _OTHER_ACTION = re.compile(
     r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
-    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to)\s+)*"
+    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to|"
+    r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"judge|expect|notice|worry|wonder|think|know|understand|"
@@ -318,7 +320,7 @@ class Regimen:
     changing: bool
     days: float | None = None  # how long, in days
     resumes: bool = False  # restarts something paused
-    other_action: bool = False  # about sharing, storing, asking …, not doing
+    other_action: str | None = None  # about sharing, storing, asking …, not doing: the action ("check")
     not_required: bool = False  # "you don't need to": not a prohibition
     permission: bool = False  # "you can", "it's fine to": allowed, not required
     limit: bool = False  # states a most: "no more than 8 tablets in 24 hours", "up to four times a day"
@@ -607,8 +609,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
-        other_action=any(_OTHER_ACTION.search(part) for part in (instruction, head))
-        or bool(_EXTRA_DOSE.search(lowered)),
+        other_action=_other_action(instruction, head, lowered),
         person=_person(instruction),
         not_required=bool(_NOT_REQUIRED.search(instruction)),
         permission=bool(_PERMISSION.search(instruction)),
@@ -630,6 +631,15 @@ def _spread(times: frozenset[str]) -> frozenset[str]:
     """The parts of the day doses spread over, evening and night as one ("morning and
     evening" and "breakfast and bedtime" are one schedule)."""
     return frozenset("evening" if t == "night" else t for t in times)
+
+
+def _other_action(instruction: str, head: str, lowered: str) -> str | None:
+    """The other action a claim is about ("check", "book", "extra dose"), or None when it is
+    about doing the thing itself."""
+    if _EXTRA_DOSE.search(lowered):
+        return "extra dose"
+    found = next((m for part in (instruction, head) if (m := _OTHER_ACTION.search(part))), None)
+    return found.group(0).split()[-1] if found else None
 
 
 def _frequencies_differ(x: float, y: float) -> bool:
@@ -674,7 +684,9 @@ def loosens(earlier: str, new: str, slot: str | None) -> bool:
 def disagreement(a: Regimen, b: Regimen) -> str | None:
     """The slot on which two comparable claims disagree, or None when they agree (or are
     about different things, or one is conditional and the other is not)."""
-    if not same_target(a, b) or a.other_action or b.other_action:
+    # an instruction about another action on the thing (checking, booking, calling) meets only another such
+    # one: "check your blood pressure every morning" / "there's no need to check your blood pressure"
+    if not same_target(a, b) or a.other_action != b.other_action or a.other_action == "extra dose":
         return None
     if a.person and b.person and a.person != b.person:  # "you can keep running" / "he shouldn't be running"
         return None
