@@ -85,8 +85,8 @@ class Settings(BaseSettings):
 
     # Contradiction-probability thresholds of seed 001's sensitivities (see docs/nli-model.md)
     sensitivity_strict: float = Field(0.13, ge=0, le=1, description="strict: flags subtle tensions")
-    sensitivity_balanced: float = Field(0.27, ge=0, le=1, description="balanced: flags clear contradictions")
-    sensitivity_lenient: float = Field(0.92, ge=0, le=1, description="lenient: flags only direct opposites")
+    sensitivity_balanced: float = Field(0.26, ge=0, le=1, description="balanced: flags clear contradictions")
+    sensitivity_lenient: float = Field(0.93, ge=0, le=1, description="lenient: flags only direct opposites")
 
     # Turn pipeline
     stride: int = Field(2, ge=1, description="evaluate every stride-th adjacent advice pair (seed 000)")
@@ -107,7 +107,7 @@ class Settings(BaseSettings):
         "threshold, revisions; seed: seed 000's whole-advice argmax",
     )
     contradiction_threshold: float = Field(
-        0.9,
+        0.7,
         ge=0,
         le=1,
         description="claims: mean p(contradiction) of both directions at or above this contradicts; regimen: the "
