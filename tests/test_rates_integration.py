@@ -1,7 +1,9 @@
 """Fleet rate alerts and the metrics endpoint, through the real broker and a real worker.
 
-The shipped model judges the pairs; the test first picks, with that same model, pairs it
-calls contradictions and pairs it does not, so the assertions do not rest on its accuracy.
+The shipped model and the instruction's slots judge the pairs; the test first picks pairs
+that both call contradictions and pairs that neither does, so the assertions do not rest on
+the model's accuracy (v0.5 calls "Take ibuprofen for the pain." / "Avoid ibuprofen
+completely." p 0.01, the slots a reversal).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 
 from streams.nli.scorer import load_scorer
 from streams.settings import BUILTIN_MODEL_DIR, Settings
+from streams.verdict import claim_of, slot_decision
 from tests.integration import collect, send, send_to, start_worker, worker_overrides
 from topics.catalog import SCORES
 
@@ -35,11 +38,16 @@ CANDIDATES = [
 ]
 
 
+def slot(pair: tuple[str, str]) -> str | None:
+    return slot_decision(claim_of(pair[0]), claim_of(pair[1]))[1]
+
+
 def pick_pairs() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(clear contradictions, clear non-contradictions) according to the shipped model."""
+    """(clear contradictions, clear non-contradictions) according to the shipped model and the slots."""
     probabilities = load_scorer(str(BUILTIN_MODEL_DIR)).score(CANDIDATES)
-    contradicting = [pair for pair, p in zip(CANDIDATES, probabilities, strict=True) if p[2] > 0.7]
-    consistent = [pair for pair, p in zip(CANDIDATES, probabilities, strict=True) if p[2] < 0.2]
+    judged = list(zip(CANDIDATES, probabilities, strict=True))
+    contradicting = [pair for pair, p in judged if p[2] > 0.7 and slot(pair) is not None]
+    consistent = [pair for pair, p in judged if p[2] < 0.2 and slot(pair) is None]
     assert contradicting and consistent, f"the shipped model gives no clear pairs: {probabilities}"
     return contradicting, consistent
 
