@@ -375,6 +375,20 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             ("breathing",),
             "polarity",
         ),
+        # a limit said as "don't go over", the end of a course, water taken with a tablet, "unlike X"
+        (
+            "Don't go over 1,200 mg of ibuprofen in 24 hours.",
+            "Carry on with the ibuprofen alongside your meals.",
+            (),
+            None,
+        ),
+        (
+            "Take it for the full 5 days.",
+            "There's no need to taper: you simply stop after the fifth dose.",
+            ("prednisolone",),
+            None,
+        ),
+        ("Take it around 8 pm.", "Take it each evening.", ("amitriptyline",), None),
         # a topic named before a colon is what the instruction after it is about
         (
             "And alcohol: the safest approach in pregnancy is not to drink at all.",
@@ -463,3 +477,19 @@ def test_an_aside_in_brackets_or_what_to_keep_apart_from_is_not_what_an_instruct
     assert "tea" not in water.targets and "coffee" not in water.targets
     calcium = regimen_of("Keep your calcium supplement four hours apart from your ibuprofen.")
     assert "ibuprofen" not in calcium.targets
+
+
+def test_water_a_tablet_is_taken_with_and_a_drug_it_is_unlike_are_not_its_object() -> None:
+    amlodipine = regimen_of(
+        "Keep taking the amlodipine, including the morning of the test with a sip of water.", frozenset({"amlodipine"})
+    )
+    assert "water" not in amlodipine.targets and "fluids" not in amlodipine.targets
+    gaviscon = regimen_of("Unlike omeprazole, Gaviscon works best after meals.", frozenset({"gaviscon", "omeprazole"}))
+    assert gaviscon.targets == {"gaviscon"}
+
+
+def test_advice_given_by_the_assistant_is_for_the_reader_not_for_the_child() -> None:
+    reader = regimen_of("I'd advise against ibuprofen while you're on warfarin.")
+    son = regimen_of("He can take 200 mg of ibuprofen up to three times a day.")
+    assert (reader.person, son.person) == ("you", "he")
+    assert disagreement(reader, son) is None

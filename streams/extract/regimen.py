@@ -48,7 +48,10 @@ _ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*|\s*/\s*")
 _NAMES_WITH_FLIPS = re.compile(
     r"\bstop[- ]smoking (?:service|clinic|team|support|adviser|advisor|programme|program|nurse|group)s?\b|"
     r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b|"
-    r"\b(?:do not|never) (?:take|give|use|have)(?: \w+)? more than\b"  # "don't give more than 3 doses": a limit
+    r"\b(?:do not|never) (?:take|give|use|have)(?: \w+)? more than\b|"  # "don't give more than 3 doses": a limit
+    r"\b(?:do not|never) (?:go|get) (?:over|above|beyond)\b|"  # "don't go over 1,200 mg in 24 hours"
+    # the end of a course: "you simply stop after the fifth dose", "stop at the end of the course"
+    r"\bstop (?:\w+ )?(?:after|at) the (?:last|final|end|fifth|seventh|tenth|\w+th) (?:dose|day|tablet|of the course)\b"
 )
 # "you don't need to", "there's no need": the thing is not required, which is not a prohibition
 _NOT_REQUIRED = re.compile(
@@ -64,7 +67,7 @@ _LIMIT = re.compile(r"\b(?:(?:no|not) more than|up to|maximum|max|at most|(?:do 
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 _RULED_OUT_CHANGE = re.compile(
     r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
-    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}(?:increas|decreas|reduc|rais|lower|switch|chang)\w*"
+    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean)\w*"
 )
 _CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
@@ -102,7 +105,9 @@ _SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need
 # a contrast that opens a segment leads to its main point rather than to context
 _CONTRAST = re.compile(r"^(?:but|however|yet)\s+(?=\S)")
 _CONTEXT_PHRASE = re.compile(
-    r"\b(?:with|alongside|together with|on top of|as well as|along with|apart from|away from|separately from)\s+"
+    # "carry on with the ibuprofen": the object, not the context
+    r"(?<!carry on )(?<!go ahead )(?<!get on )(?<!keep going )(?<!stick )(?<!continue )(?<!persevere )"
+    r"\b(?:with|alongside|together with|on top of|as well as|along with|apart from|away from|separately from|unlike)\s+"
     r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+|"
     r"\b(?:in|during|through|throughout|all through|for the rest of)\s+(?:your\s+|her\s+|the\s+)?"
     r"(?:pregnancy|breastfeeding)\b"  # the circumstances, not the object of the instruction
@@ -251,7 +256,8 @@ _OTHER_ACTION = re.compile(
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"judge|expect|notice|worry|wonder|think|know|understand|"
-    r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|"
+    r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
+    r"take (?:\w+ ){1,2}with you|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
@@ -437,14 +443,19 @@ def takes_medicine(text: str) -> bool:
     return states_dose(text) or bool(_MEDICINE_WORDS.search(_normalise(text)))
 
 
+_ADVISES_READER = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:strongly\s+)?(?:advise|recommend|suggest|urge)\b")
+
+
 def _person(instruction: str) -> str | None:
     """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
     "he", "you can keep running" and an imperative ("keep up the running") for "you"; "you can give him
     ibuprofen" is for "he" (the reader gives, he takes)."""
     match = _RECIPIENT.search(instruction) or _PERSON.search(instruction)
     if match is None:
-        # "give 2.5 ml" is for someone the reader looks after, not for the reader
-        return "you" if is_imperative(instruction) and not _GIVING.match(instruction.strip()) else None
+        # "give 2.5 ml" is for someone the reader looks after, not for the reader; "I'd advise against
+        # ibuprofen" is advice to the reader
+        addressed = is_imperative(instruction) or _ADVISES_READER.match(instruction.strip())
+        return "you" if addressed and not _GIVING.match(instruction.strip()) else None
     word = match.group(match.lastindex or 0)
     if word.startswith("your "):
         return word.split()[1].rstrip("s")
@@ -522,7 +533,7 @@ def _clock_part(hour: int, half: str) -> str:
         return "morning"
     if 12 <= hour < 17:
         return "midday"
-    return "evening" if 17 <= hour < 20 else "night"
+    return "evening" if 17 <= hour < 21 else "night"
 
 
 def _times(text: str) -> frozenset[str]:
@@ -550,10 +561,16 @@ _MEAL = (
 _MEAL_TIMING = re.compile(rf"\b(?:before|after|with|at|around|between)\s+{_MEAL}(?:\s*(?:,|and|or)\s*{_MEAL})*")
 
 
+# water a medicine is taken with: "with a small sip of water", "with a full glass of plain tap water"
+_WITH_WATER = re.compile(
+    r"\bwith (?:a |an |plenty of )?(?:\w+ ){0,2}?(?:(?:glass|sip|drink|cup) of )?(?:plain |tap |still )*water\b"
+)
+
+
 def without_slots(text: str) -> str:
-    """The text without its food and time-of-day phrases: "take it at bedtime with your
-    evening meal" is about "it"."""
-    for pattern in (_MEAL_TIMING, _WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
+    """The text without its food and time-of-day phrases and the water it is taken with:
+    "take it at bedtime with your evening meal" is about "it"."""
+    for pattern in (_WITH_WATER, _MEAL_TIMING, _WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
         text = pattern.sub(" ", text)
     return text
 
@@ -726,7 +743,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
     if a.food and b.food and a.food != b.food:
         return "food"
     several = a.one_dose_of_several or b.one_dose_of_several or (a.per_day or 0) > 1 or (b.per_day or 0) > 1
-    if a.times and b.times and a.times.isdisjoint(b.times) and not several:
+    # evening and bedtime are one part of the day here too ("around 8 pm" / "each evening")
+    if a.times and b.times and _spread(a.times).isdisjoint(_spread(b.times)) and not several:
         return "time of day"
     if several and _spread(a.times) != _spread(b.times) and min(len(_spread(a.times)), len(_spread(b.times))) >= 2:
         return "time of day"  # "breakfast and no later than 2pm" / "breakfast and bedtime"
