@@ -38,6 +38,7 @@ def test_reactions_diagnoses_and_new_symptoms_in_everyday_words() -> None:
         ("The last time I took it I got really wheezy.", "side_effect"),
         ("She's had a dry tickly cough for about a month.", "side_effect"),
         ("There's blood in the diarrhoea now.", "side_effect"),
+        ("It's day 3 and now there's some yellow gunk coming out of the ear.", "worsening"),
     ]
     for text, reason in reasons:
         assert [f.reason for f in user_facts(text)] == [reason], text

@@ -389,6 +389,20 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
             None,
         ),
         ("Take it around 8 pm.", "Take it each evening.", ("amitriptyline",), None),
+        # what the instruction itself names: holding off the antibiotic is not holding off the painkillers
+        (
+            "The usual advice is to hold off on the antibiotic and treat the pain first: paracetamol helps.",
+            "Keep going with paracetamol for comfort.",
+            (),
+            None,
+        ),
+        # "your other tablets" are other medicines, not another dose of this one
+        (
+            "Simvastatin is best taken in the evening.",
+            "Take your simvastatin in the morning with your other tablets.",
+            (),
+            "time of day",
+        ),
         # a topic named before a colon is what the instruction after it is about
         (
             "And alcohol: the safest approach in pregnancy is not to drink at all.",

@@ -45,6 +45,13 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"hives\b[^.]{0,30}\b(?:after|from|when)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
         re.IGNORECASE,
     ),
+    # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
+    "clinician": re.compile(
+        rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
+        r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
+        r"recommended|prescribed|doubled|halved)\b",
+        re.IGNORECASE,
+    ),
     "medication": re.compile(
         rf"\b{_I}\s+(?:also\s+|already\s+|now\s+|just\s+|recently\s+)?(?:take|takes|taking|been\s+taking|"
         r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
@@ -74,11 +81,10 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee))\b",
         re.IGNORECASE,
     ),
-    # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
-    "clinician": re.compile(
-        rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
-        r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
-        r"recommended|prescribed|doubled|halved)\b",
+    # the illness is getting worse or not better: more treatment can follow, not only more caution
+    "worsening": re.compile(
+        r"\b(?:pus|discharge|gunk|ooz\w+|weeping|(?:getting|got|is|she's|he's|it's)\s+worse|"
+        r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better)\b",
         re.IGNORECASE,
     ),
 }

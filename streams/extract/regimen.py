@@ -267,7 +267,8 @@ _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
 _GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
 _GIVING = re.compile(rf"^(?:(?:please|just|then|and|do not|never)\s+)*(?:{_GIVING_VERBS})\b")
 _ONE_DOSE_OF_SEVERAL = re.compile(
-    r"\b(?:first|second|third|last|other|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b"
+    r"\b(?:first|second|third|last|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b|"
+    r"\bthe other (?:dose|tablet)\b"  # "with your other tablets" are other medicines
 )
 _MEDICINE_WORDS = re.compile(
     r"\b(?:(?:take|taking)(?! (?:off|care|a break|time|a rest|it easy|part|a seat|a look|a walk|a breath))|"
@@ -605,6 +606,10 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     listed = bool(own) and len(own[0][1].split()) <= 3
     fallback = indexed[0] if indexed and is_advice(head) and listed else own[0] if own else (0, head)
     at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
+    # the instruction's own targets, where it names some: "hold off on the antibiotic and treat the pain
+    # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
+    named = frozenset(t for t in targets if t in topic_of(chosen).targets or t in chosen)
+    targets = named or targets
     instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(_RULED_OUT_CHANGE.search(instruction))

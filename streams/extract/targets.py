@@ -78,9 +78,6 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "spinning",
         "exercise class",
         "exercise classes",
-        "aerobics",
-        "pilates",
-        "yoga",
     ),
     "caffeine": (
         "caffeine",
