@@ -7,7 +7,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout2  # held aside after session 11, first run in session 12
     python benchmarks/trust.py --set holdout3  # held aside in session 12 (30 sessions), first run in session 12
     python benchmarks/trust.py --set holdout4  # held aside in session 13 (40 sessions), first run in session 14
-    python benchmarks/trust.py --set holdout5  # held aside in session 14 (40 sessions, written blind), first run in session 14
+    python benchmarks/trust.py --set holdout5  # held aside in session 14 (40 sessions, blind), first run in session 14
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
 
