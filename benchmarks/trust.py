@@ -10,6 +10,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout5  # held aside in session 14 (40 sessions, blind), first run in session 14
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
+    python benchmarks/trust.py --errors        # also print the wrong sessions and what was published (spends a set)
 
 Sessions (benchmarks/data/sessions/*.jsonl, labels beside them) are half steady, half
 with exactly one reversal. A session is flagged when the pipeline publishes at least one
@@ -26,7 +27,7 @@ import json
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -70,6 +71,12 @@ class SessionResult:
     revision_expected: bool
     revision_found: bool
     nli_pairs: list[int]
+    session_id: str = ""
+    conflicts: list[str] = field(default_factory=list)  # "kind tA->tB slot: earlier || later", for --errors
+
+    @property
+    def wrong(self) -> bool:
+        return self.flagged != (self.label == "reversal")
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -117,6 +124,12 @@ async def run_session(pipeline: TurnPipeline, turns: list[TurnEvent], label: dic
         revision_expected=bool(revision),
         revision_found=bool(revision) and any(c.claim_b.turn_index == revision["later_turn"] for c in revisions),
         nli_pairs=nli_pairs,
+        session_id=label["session_id"],
+        conflicts=[
+            f"{c.kind} t{c.claim_a.turn_index}->t{c.claim_b.turn_index} {c.disagrees_on or 'model'} "
+            f"p={c.p_contradiction:.2f}: {c.claim_a.text} || {c.claim_b.text}"
+            for c in conflicts
+        ],
     )
 
 
@@ -200,9 +213,27 @@ def build(settings: Settings, scorer: CachedScorer, components) -> TurnPipeline:
     return TurnPipeline(services, turn_settings(settings))
 
 
-async def evaluate(settings: Settings, scorer: CachedScorer, components, which: str) -> dict[str, object]:
+def print_errors(results: list[SessionResult], which: str) -> None:
+    """The sessions the verdict gets wrong, with what was published for them (to read only
+    sets already spent: reading a held-aside set's errors spends it)."""
+    labels = {
+        row["session_id"]: row for path in session_files(which) for row in read_jsonl(path.with_suffix(".labels.jsonl"))
+    }
+    for result in results:
+        if result.wrong:
+            print(f"WRONG {result.session_id} {result.label} {labels[result.session_id].get('reversal') or ''}")
+            for line in result.conflicts:
+                print(f"    {line}")
+
+
+async def evaluate(
+    settings: Settings, scorer: CachedScorer, components, which: str, errors: bool = False
+) -> dict[str, object]:
     pipeline = build(settings, scorer, components)
-    report: dict[str, object] = dict(session_report(await run_sessions(pipeline, session_files(which))))
+    results = await run_sessions(pipeline, session_files(which))
+    if errors:
+        print_errors(results, which)
+    report: dict[str, object] = dict(session_report(results))
     pair_rows = [row for path in pair_files(which) for row in read_jsonl(path)]
     report["pairs"] = len(pair_rows)
     if pair_rows:
@@ -225,6 +256,9 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="session and pair numbers over thresholds")
     parser.add_argument("--no-decode", action="store_true", help="skip DECODE pairs dev")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument(
+        "--errors", action="store_true", help="print the sessions judged wrong (spends a held-aside set)"
+    )
     args = parser.parse_args()
 
     overrides: dict[str, object] = {"nli_model": args.model, "verdict": args.verdict}
@@ -238,7 +272,7 @@ def main() -> None:
     reports = {}
     for threshold in thresholds:
         tuned = settings.model_copy(update={"contradiction_threshold": threshold})
-        report = asyncio.run(evaluate(tuned, scorer, components, which))
+        report = asyncio.run(evaluate(tuned, scorer, components, which, args.errors))
         if not args.no_decode and DECODE_DEV.exists():
             report["decode_dev_accuracy"] = decode_accuracy(scorer, threshold, args.verdict)
         reports[threshold] = report
