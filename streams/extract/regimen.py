@@ -42,7 +42,7 @@ _FLIPS = re.compile(
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
 # flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
-_ALTERNATIVE = re.compile(r"\s*(?:,\s*)?(?:or|and|/)\s*|\s*/\s*")
+_ALTERNATIVE = re.compile(r"\s*,?\s*(?:or|and|/)\s*")
 # words with a flip that do not turn the instruction around: a service's name ("the stop smoking
 # service"), a limit ("no more than four doses" still says take them)
 _NAMES_WITH_FLIPS = re.compile(
