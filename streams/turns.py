@@ -49,7 +49,7 @@ from streams.extract.regimen import (
     without_slots,
 )
 from streams.extract.repetition import clean_repetition
-from streams.extract.targets import medicines, topic_of
+from streams.extract.targets import medicines, targets_of, topic_of
 from streams.metrics.alignment import concat_actions, cosine
 from streams.metrics.conflict import conflict_status, is_sampled_pair
 from streams.metrics.drift import drift_slope, recall_at
@@ -134,7 +134,7 @@ def _claim_topic(
         return context, words, True
     if instruction.refers_back or found.refers_back or states_schedule(item):
         return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
-    return sorted(found.targets or topic_of(item, named).targets), words, False
+    return sorted(found.targets or targets_of(item, named)), words, False
 
 
 def _dose_owner(state: SessionState, item: str) -> list[str] | None:
@@ -215,7 +215,7 @@ class TurnPipeline:
             for fact in user_facts(text)
         ]
         state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
-        state.focus = sorted(topic_of(text, await self._entities(text)).targets)
+        state.focus = sorted(targets_of(text, await self._entities(text)))
         state.medicines = medicines(state.focus) or state.medicines
 
     async def _entities(self, text: str) -> list[str]:
@@ -242,7 +242,7 @@ class TurnPipeline:
         default = not medicines(state.focus)  # the user named no medicine: "Two tablets doesn't sound like much"
         for sentence, sentence_items in by_sentence:
             if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
-                mentioned = topic_of(sentence, [e for e in entities if e in sentence.lower()]).targets
+                mentioned = targets_of(sentence, [e for e in entities if e in sentence.lower()])
                 default = default and not (mentioned & named_entities)
                 context = sorted(mentioned) if mentioned & named_entities else context
             for item in sentence_items:
@@ -252,7 +252,7 @@ class TurnPipeline:
                 default = default and inherited
                 context = context if inherited else targets or context
                 claims.append(AdviceClaim(text=item, targets=targets, words=words))
-        state.medicines = medicines(topic_of(text, entities).targets) or state.medicines
+        state.medicines = medicines(targets_of(text, entities)) or state.medicines
         return claims
 
     def _items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
-from streams.extract.targets import CONCEPTS, content_words, substance_name, topic_of
+from streams.extract.targets import CONCEPTS, content_words, substance_name, targets_of
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
 _CONTRACTIONS = (
@@ -580,8 +580,8 @@ def _targets(core: str, inherited: frozenset[str], main: str) -> frozenset[str]:
     """What the instruction is about: the named things of its main clause with food and
     times of day taken out (`core`: "take it at bedtime" is about the drug, not sleep);
     else what it inherits; else the named things of the whole main clause."""
-    named = topic_of(core).targets | {name for name in inherited if name in core}
-    return frozenset(named or inherited or topic_of(main).targets)
+    named = targets_of(core) | {name for name in inherited if name in core}
+    return frozenset(named or inherited or targets_of(main))
 
 
 @lru_cache(maxsize=8192)
@@ -595,7 +595,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     own = [
         (index, seg)
         for index, seg in indexed
-        if not _TOPIC_INTRODUCER.match(seg) and (topic_of(seg).targets & targets or any(n in seg for n in targets))
+        if not _TOPIC_INTRODUCER.match(seg) and (targets_of(seg) & targets or any(n in seg for n in targets))
     ]
     head = segments[0] if segments else ""  # what the claim opens with: "call 111 (if …)", "contact your GP"
     if not own:  # "as for alcohol, it's best to avoid it": the instruction follows the topic
@@ -608,7 +608,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
     # the instruction's own targets, where it names some: "hold off on the antibiotic and treat the pain
     # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
-    named = frozenset(t for t in targets if t in topic_of(chosen).targets or t in chosen)
+    named = frozenset(t for t in targets if t in targets_of(chosen) or t in chosen)
     targets = named or targets
     instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"

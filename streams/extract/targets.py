@@ -511,6 +511,14 @@ def content_words(text: str) -> frozenset[str]:
 
 def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
     """The targets and content words of one item; `entities` are the extractor's for it."""
+    targets = targets_of(text, entities)
+    tokens = set(_WORD.findall(text.lower()))
+    return Topic(targets, content_words(text), not targets and bool(tokens & _REFERENCES))
+
+
+def targets_of(text: str, entities: Iterable[str] = ()) -> frozenset[str]:
+    """The targets of one item (`topic_of` without the content words, whose stemming costs
+    most of the work where only the targets are wanted)."""
     lowered = text.lower()
     targets: set[str] = set()
     for match in _CONCEPT_PATTERN.finditer(lowered):
@@ -524,7 +532,4 @@ def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
         name = " ".join(entity.lower().split())
         if name and not _AMOUNT.search(name) and name not in STOP_WORDS:
             targets.update(_CONCEPT_OF.get(name, [name]))
-    words = content_words(text)
-    tokens = set(_WORD.findall(lowered))
-    refers_back = not targets and bool(tokens & _REFERENCES)
-    return Topic(frozenset(targets), words, refers_back)
+    return frozenset(targets)
