@@ -3,8 +3,8 @@
 /healthz answers 503 when the event loop has not ticked for `stall_s` (a CPU-bound call
 on the loop, or a hang); a loop that is stuck altogether does not answer, which a probe
 also counts as a failure. /readyz answers 200 once the app runs, its models are loaded
-(agents/loading.py), it is not rebalancing, has reached the broker on its latest check
-(agents/broker_watch.py) and its latest offset commit succeeded; otherwise 503 with the
+(agents/loading.py), it is not rebalancing, has reached the broker on its latest check, which
+is not overdue (agents/broker_watch.py), and its latest offset commit succeeded; otherwise 503 with the
 reason.
 """
 
@@ -34,8 +34,9 @@ def not_ready_because(
         return "rebalancing"
     if not broker.checked:
         return "broker not checked yet"
-    if broker.problem is not None:
-        return broker.problem
+    problem = broker.current_problem()
+    if problem is not None:
+        return problem
     if commits is not None and not commits.ok:
         return f"the latest offset commit failed: {commits.error}"
     return None

@@ -177,26 +177,29 @@ class ChaosReport:
 
 
 def turn_stream(sessions: int, seed: int) -> Iterator[bytes]:
-    """Endless turns, round robin over the sessions: a user turn, then an assistant turn."""
+    """Endless turns, round robin over the sessions, each session's user turn followed at once
+    by its assistant turn: an assistant turn (which has outputs) is never more than one
+    record away, so kill -> first output measures the restart, not the stream's shape."""
     rng = random.Random(seed)
     index = 0
     while True:
         for s in range(sessions):
             session = f"chaos-{seed}-{s}"
-            assistant = index % 2 == 1
-            text = rng.choice(ACTIONS).format(rng.choice(DRUGS)) if assistant else "What should I do now?"
-            yield orjson.dumps(
-                {
-                    "event_id": f"{session}-{index}",
-                    "session_id": session,
-                    "turn_index": index,
-                    "role": "assistant" if assistant else "user",
-                    "text": text,
-                    "ts": "2026-11-22T09:00:00Z",
-                    "model": "chaos-model",
-                }
-            )
-        index += 1
+            for turn_index in (index, index + 1):
+                assistant = turn_index % 2 == 1
+                text = rng.choice(ACTIONS).format(rng.choice(DRUGS)) if assistant else "What should I do now?"
+                yield orjson.dumps(
+                    {
+                        "event_id": f"{session}-{turn_index}",
+                        "session_id": session,
+                        "turn_index": turn_index,
+                        "role": "assistant" if assistant else "user",
+                        "text": text,
+                        "ts": "2026-11-22T09:00:00Z",
+                        "model": "chaos-model",
+                    }
+                )
+        index += 2
 
 
 def is_fleet_rate_alert(topic: str, event: dict) -> bool:

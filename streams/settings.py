@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     rebalance_timeout_s: float = Field(5.0, gt=0, description="consumer-group rebalance timeout")
     session_timeout_s: float = Field(10.0, gt=0, description="consumer-group session timeout")
     heartbeat_interval_s: float = Field(3.0, gt=0, description="consumer-group heartbeat interval")
+    broker_check_s: float = Field(
+        1.0, gt=0, description="how often the worker checks its broker; /readyz is not ready once a check is this late"
+    )
     fetch_max_wait_ms: int = Field(
         50, ge=0, le=1500, description="longest wait of a consumer fetch for new records (latency vs idle polling)"
     )

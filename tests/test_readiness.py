@@ -2,6 +2,7 @@
 the broker is unreachable or the latest offset commit failed."""
 
 import threading
+import time
 from pathlib import Path
 
 from agents.broker_watch import BrokerStatus
@@ -38,3 +39,16 @@ def test_not_ready_while_the_models_load(tmp_path: Path) -> None:
     release.set()
     store.result()
     assert not_ready_because(app, broker, started=True, loading=[models, store]) is None
+
+
+def test_not_ready_while_a_broker_check_goes_unanswered(tmp_path: Path) -> None:
+    # a frozen broker answers nothing: readiness must not wait for the check's own timeout
+    app = create_app(Settings(broker_url="kafka://127.0.0.1:1", web_enabled=False, data_dir=tmp_path))
+    broker = BrokerStatus(answer_within_s=0.05)
+    broker.update(None)
+    broker.asking()
+    assert not_ready_because(app, broker, started=True) is None
+    time.sleep(0.1)
+    assert "no answer from the Kafka broker for" in (not_ready_because(app, broker, started=True) or "")
+    broker.update(None)
+    assert not_ready_because(app, broker, started=True) is None
