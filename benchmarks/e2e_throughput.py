@@ -1,9 +1,12 @@
 """End to end through the broker: turns/s one worker sustains, then p50/p99 latency from
-produce to score event at half that rate, and the worker's peak RSS.
+produce to score event at half that rate, and the worker's peak RSS; with --idle, the CPU
+the worker and its children use while no turn arrives.
 
     python benchmarks/e2e_throughput.py [--sessions 40] [--turns 10] [--model builtin]
+                                        [--idle 60] [--setting fetch_max_wait_ms=1500 ...]
 
-Starts its own Tansu broker and worker (local profile, stride 1 so every pair is scored).
+Starts its own Tansu broker and worker (local profile, stride 1 so every pair is scored);
+--setting overrides one of the worker's settings (repeatable), to compare values.
 """
 
 from __future__ import annotations
@@ -100,12 +103,33 @@ def _own_peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def measure(settings: Settings, sessions: int, per_session: int) -> tuple[dict, dict]:
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of the worker and its children so far."""
+    worker = psutil.Process(pid)
+    times = [process.cpu_times() for process in [worker, *worker.children(recursive=True)]]
+    return sum(t.user + t.system for t in times)
+
+
+async def idle_cpu_share(pid: int, seconds: float) -> float:
+    """The share of one core the worker and its children use over `seconds` without turns."""
+    before, started = cpu_seconds(pid), time.perf_counter()
+    await asyncio.sleep(seconds)
+    return (cpu_seconds(pid) - before) / (time.perf_counter() - started)
+
+
+async def measure(settings: Settings, sessions: int, per_session: int, pid: int, idle_s: float) -> dict[str, dict]:
+    results: dict[str, dict] = {}
     async with OutputReader(settings, [SCORES.name]) as reader:
         await run_phase(settings, reader, turns("warmup", 2, 2, 0), None)
-        full = await run_phase(settings, reader, turns("full", sessions, per_session, 1), None)
-        half = await run_phase(settings, reader, turns("half", sessions, per_session, 2), full["turns_per_s"] / 2)
-    return full, half
+        if idle_s > 0:
+            results["idle"] = {"cpu_share": await idle_cpu_share(pid, idle_s)}
+        if per_session > 0:
+            full = await run_phase(settings, reader, turns("full", sessions, per_session, 1), None)
+            results["full"] = full
+            results["half"] = await run_phase(
+                settings, reader, turns("half", sessions, per_session, 2), full["turns_per_s"] / 2
+            )
+    return results
 
 
 def main() -> None:
@@ -113,24 +137,31 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=40)
     parser.add_argument("--turns", type=int, default=10, help="assistant turns per session")
     parser.add_argument("--model", default="builtin")
+    parser.add_argument("--idle", type=float, default=0.0, help="seconds of idle CPU measurement (0: none)")
+    parser.add_argument("--setting", action="append", default=[], help="NAME=VALUE, a worker setting")
     args = parser.parse_args()
+    chosen = dict(item.split("=", 1) for item in args.setting)
 
     with tempfile.TemporaryDirectory() as tmp, TansuBroker(log=Path(tmp) / "broker.log") as broker:
         base = Settings(nli_model=args.model, data_dir=Path(tmp), stride=1)
-        overrides = local_overrides(broker.url, base, app_id="bench")
+        overrides = {**local_overrides(broker.url, base, app_id="bench"), **chosen}
         settings = Settings(**overrides)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))
         with WorkerProcess(overrides, Path(tmp) / "worker.log") as worker:
-            full, half = asyncio.run(measure(settings, args.sessions, args.turns))
             assert worker.proc is not None
+            results = asyncio.run(measure(settings, args.sessions, args.turns, worker.proc.pid, args.idle))
             rss = peak_rss_mb(worker.proc.pid)
     n = args.sessions * args.turns
-    print(f"{n} assistant turns, {args.sessions} sessions, stride 1, model {args.model}")
-    print(f"max sustained      : {full['turns_per_s']:.1f} turns/s")
-    print(
-        f"at half that rate  : {half['turns_per_s']:.1f} turns/s, "
-        f"produce->score p50 {half['p50_ms']:.0f} ms, p99 {half['p99_ms']:.0f} ms"
-    )
+    print(f"{n} assistant turns, {args.sessions} sessions, stride 1, model {args.model} {chosen or ''}")
+    if "idle" in results:
+        print(f"idle CPU           : {100 * results['idle']['cpu_share']:.1f} % of one core over {args.idle:g} s")
+    if "full" in results:
+        full, half = results["full"], results["half"]
+        print(f"max sustained      : {full['turns_per_s']:.1f} turns/s")
+        print(
+            f"at half that rate  : {half['turns_per_s']:.1f} turns/s, "
+            f"produce->score p50 {half['p50_ms']:.0f} ms, p99 {half['p99_ms']:.0f} ms"
+        )
     print(f"worker peak RSS    : {rss:.0f} MB (with its model and store processes)")
 
 
