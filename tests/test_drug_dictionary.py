@@ -8,15 +8,17 @@ from pathlib import Path
 import pytest
 
 from streams.extract import drug_dictionary
-from streams.extract.drug_dictionary import drug_spans, drug_variants
+from streams.extract.drug_dictionary import drug_spans, drug_variants, generic_names
 
 
 @pytest.fixture
 def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     drug_variants.cache_clear()
+    generic_names.cache_clear()
     yield tmp_path / "contraflow"
     drug_variants.cache_clear()
+    generic_names.cache_clear()
 
 
 def test_names_are_matched_as_written_one_and_two_tokens() -> None:
@@ -47,3 +49,15 @@ def test_a_cache_folder_that_cannot_be_made_still_gives_the_names(
         assert "ibuprofen" in drug_variants()
     finally:
         drug_variants.cache_clear()
+
+
+def test_brands_name_their_generics_from_the_cached_list_too(fresh_cache: Path) -> None:
+    first = generic_names()
+    assert first["nurofen"] == ("ibuprofen",) and first["lustral"] == ("sertraline",)
+    assert "ibuprofen" not in first  # a generic is not its own brand
+    assert all(" " not in name for names in first.values() for name in names)  # no classes or receptors
+    assert len(list(fresh_cache.glob("drug-generics-*.txt"))) == 1
+    generic_names.cache_clear()
+    drug_dictionary.load_drug_dictionary.cache_clear()
+    assert generic_names() == first
+    assert drug_dictionary.load_drug_dictionary.cache_info().currsize == 0

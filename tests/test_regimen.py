@@ -9,6 +9,7 @@ import pytest
 
 from models.state import AdviceClaim, AdviceItem
 from streams.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
+from streams.extract.targets import targets_of
 from streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
 
 
@@ -507,3 +508,24 @@ def test_advice_given_by_the_assistant_is_for_the_reader_not_for_the_child() -> 
     son = regimen_of("He can take 200 mg of ibuprofen up to three times a day.")
     assert (reader.person, son.person) == ("you", "he")
     assert disagreement(reader, son) is None
+
+
+def test_a_brand_name_and_its_generic_are_one_target() -> None:
+    # the drug dictionary's brands name their generic: "Lustral" is sertraline, "Zirtek" cetirizine
+    def claim(text: str, name: str) -> AdviceClaim:
+        return AdviceClaim(text=text, targets=sorted(targets_of(text, [name])), words=[])
+
+    assert slot_decision(claim("Keep taking the Lustral.", "lustral"), claim("Stop the sertraline.", "sertraline")) == (
+        True,
+        "polarity",
+    )
+    once, twice = (
+        claim("Take one Zirtek tablet once a day.", "zirtek"),
+        claim("Take cetirizine twice a day.", "cetirizine"),
+    )
+    assert slot_decision(once, twice) == (True, "frequency")
+    # a brand of another drug is still another target
+    assert (
+        slot_decision(claim("Keep taking the Lustral.", "lustral"), claim("Stop the citalopram.", "citalopram"))[1]
+        is None
+    )

@@ -17,14 +17,18 @@ import importlib.util
 import logging
 import os
 import pickle
+import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 PACKAGE = "drug_named_entity_recognition"
 DATA_FILE = "drug_ner_dictionary.pkl.bz2"
+CACHE_VERSION = 2  # raise when what a cached list holds changes
 
 logger = logging.getLogger(__name__)
+_SINGLE_NAME = re.compile(r"[a-z][a-z-]+")
 
 
 def data_file() -> Path:
@@ -46,23 +50,49 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "contraflow"
 
 
-@functools.cache
-def drug_variants() -> frozenset[str]:
-    """Every name variant of the dictionary, lower-case (from the cached list when there is one)."""
-    source = data_file()
-    stat = source.stat()
-    cached = cache_dir() / f"drug-variants-{stat.st_size}-{stat.st_mtime_ns}.txt"
+def _cached_lines(kind: str, build: Callable[[], list[str]]) -> list[str]:
+    """Lines derived from the package's data file, kept in a text file under the cache folder
+    named after the data file's size and time, so that a restarted worker reads them in a
+    fraction of the time unpacking takes."""
+    stat = data_file().stat()
+    cached = cache_dir() / f"{kind}-{stat.st_size}-{stat.st_mtime_ns}-v{CACHE_VERSION}.txt"
     if cached.is_file():
-        return frozenset(cached.read_text(encoding="utf-8").split("\n"))
-    variants = frozenset(load_drug_dictionary()["drug_variant_to_canonical"])
+        return cached.read_text(encoding="utf-8").split("\n")
+    lines = build()
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=cached.parent, delete=False) as out:
-            out.write("\n".join(sorted(variants)))
+            out.write("\n".join(lines))
         Path(out.name).replace(cached)  # atomic: a reader never sees half a list
     except OSError as exc:  # a read-only home: every start unpacks the package's file
-        logger.info("drug names not cached (%s)", exc)
-    return variants
+        logger.info("%s not cached (%s)", kind, exc)
+    return lines
+
+
+@functools.cache
+def drug_variants() -> frozenset[str]:
+    """Every name variant of the dictionary, lower-case (from the cached list when there is one)."""
+    return frozenset(
+        _cached_lines("drug-variants", lambda: sorted(load_drug_dictionary()["drug_variant_to_canonical"]))
+    )
+
+
+def _generic_lines() -> list[str]:
+    lines = []
+    for variant, canonicals in sorted(load_drug_dictionary()["drug_variant_to_canonical"].items()):
+        # single-word generics: the dictionary's longer canonical names are classes and receptors
+        others = [name for name in canonicals if name != variant and _SINGLE_NAME.fullmatch(name)]
+        if others and variant.isprintable() and "\t" not in variant:
+            lines.append("\t".join([variant, *others]))
+    return lines
+
+
+@functools.cache
+def generic_names() -> dict[str, tuple[str, ...]]:
+    """The dictionary's canonical names of each variant that has other ones: brands and
+    spellings to their generic names ("nurofen": ibuprofen, "paracetamol": acetaminophen)."""
+    pairs = (line.split("\t") for line in _cached_lines("drug-generics", _generic_lines) if line)
+    return {fields[0]: tuple(fields[1:]) for fields in pairs}
 
 
 def drug_spans(tokens: list[str]) -> list[tuple[int, int]]:

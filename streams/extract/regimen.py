@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
+from streams.extract.drug_dictionary import generic_names
 from streams.extract.targets import CONCEPTS, content_words, substance_name, targets_of
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
@@ -580,8 +581,15 @@ def _targets(core: str, inherited: frozenset[str], main: str) -> frozenset[str]:
     """What the instruction is about: the named things of its main clause with food and
     times of day taken out (`core`: "take it at bedtime" is about the drug, not sleep);
     else what it inherits; else the named things of the whole main clause."""
-    named = targets_of(core) | {name for name in inherited if name in core}
+    named = _with_generics(targets_of(core) | {name for name in inherited if name in core}, inherited)
     return frozenset(named or inherited or targets_of(main))
+
+
+def _with_generics(named: frozenset[str], pool: frozenset[str]) -> frozenset[str]:
+    """`named` and the targets of `pool` that are generic names of them: "one Zirtek tablet"
+    names cetirizine too."""
+    generics = generic_names()
+    return named | {t for t in pool if any(t in generics.get(name, ()) for name in named)}
 
 
 @lru_cache(maxsize=8192)
@@ -608,7 +616,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
     # the instruction's own targets, where it names some: "hold off on the antibiotic and treat the pain
     # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
-    named = frozenset(t for t in targets if t in targets_of(chosen) or t in chosen)
+    named = _with_generics(frozenset(t for t in targets if t in targets_of(chosen) or t in chosen), targets)
     targets = named or targets
     instruction = _NAMES_WITH_FLIPS.sub(" ", chosen)
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"

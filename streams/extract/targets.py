@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from streams.extract.drug_dictionary import drug_variants
+from streams.extract.drug_dictionary import drug_variants, generic_names
 from streams.extract.stop_words import STOP_WORDS
 
 # concept -> the words and phrases that name it (lower case; matched as whole words)
@@ -532,4 +532,7 @@ def targets_of(text: str, entities: Iterable[str] = ()) -> frozenset[str]:
         name = " ".join(entity.lower().split())
         if name and not _AMOUNT.search(name) and name not in STOP_WORDS:
             targets.update(_CONCEPT_OF.get(name, [name]))
-    return frozenset(targets)
+    # a brand or another spelling names its generic too ("Nurofen": ibuprofen); not a concept's
+    # own name, whose dictionary entries are classes ("antibiotic": anti-bacterial agents)
+    generics = generic_names()
+    return frozenset(targets).union(*(generics.get(t, ()) for t in targets if t not in CONCEPTS))
