@@ -123,6 +123,10 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "I'd steer clear of that — she needs to avoid all egg until the clinic reviews her.",
         "Yes, sitting with your legs crossed while you read in the evenings is perfectly fine.",
         "Yes, that's fine — take the trimethoprim for 7 days to be on the safe side.",
+        # "the <something> is (not) to <do>"
+        "The easiest is to take your simvastatin first thing in the morning.",
+        "With a cold, the sensible thing is not to take him to the clinic tomorrow.",
+        "The key thing is to keep taking your allopurinol every day during the flare.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

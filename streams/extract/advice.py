@@ -84,6 +84,8 @@ _DIRECTIVE = re.compile(
     r"necessary|needed|required)\s+(?:with|for|during|while|in|to|on|when|if|alongside|together|now|here)\b|"
     r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
     r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)(?:\s+\w+){0,3}?\s+(?:is|would\s+be)|"
+    # "the easiest is to take it in the morning", "the sensible thing is not to take him tomorrow"
+    rf"the\s+(?:\w+\s+){{1,3}}?(?:is|would\s+be)\s+(?:not\s+|never\s+)?to\s+(?:{_IMPERATIVE_VERBS})|"
     r"(?:things?|foods?|ones?|drinks?|activities)\s+to\s+avoid\s+(?:are|is|include)|"
     r"the\s+(?:usual|standard|general|normal)\s+(?:recommendation|advice|approach|guidance)\s+is\s+(?:to|that)|"
     r"a\s+good\s+(?:habit|idea|plan|rule|routine)\s+is\s+to|works?\s+best\s+(?:when\s+|if\s+)?taken|"
