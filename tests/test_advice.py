@@ -127,6 +127,10 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "The easiest is to take your simvastatin first thing in the morning.",
         "With a cold, the sensible thing is not to take him to the clinic tomorrow.",
         "The key thing is to keep taking your allopurinol every day during the flare.",
+        # a verdict on a thing that closes a clause, not the sentence
+        "One cigarette this evening should be fine if you're careful, just don't inhale too hard.",
+        "A single glass of champagne for the toast is fine — a small amount like that won't hurt.",
+        "One more month on the fluoxetine is enough; after that you can come off it.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

@@ -101,8 +101,10 @@ _DIRECTIVE = re.compile(
 # nitrofurantoin is enough."; not on the person's own state ("Your blood pressure is fine.")
 _VERDICT_ON_THING = re.compile(
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
-    r"(?:is|are|isn't|aren't|is\s+not|are\s+not)\s+(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|enough|plenty|"
-    r"sufficient|necessary|needed|required|the\s+(?:right|correct)\s+(?:amount|dose))\s*[.!]?\s*$|"
+    r"(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be|will\s+be)\s+(?:\w+\s+)?(?:fine|okay|ok|"
+    r"alright|safe|unsafe|enough|plenty|sufficient|necessary|needed|required|the\s+(?:right|correct)\s+(?:amount|dose))"
+    # the verdict closes the sentence, or a clause: "One cigarette should be fine if you're careful, just…"
+    r"(?:\s*[.!]?\s*$|\s*[,;:\u2014\u2013]|\s+-\s|\s+(?:if|as\s+long\s+as|provided|so\s+long\s+as)\b)|"
     # "a small glass of wine is a nice way to relax", "swimming is a good option"
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
     r"(?:is|are)\s+(?:a|an|the)\s+(?:\w+\s+)?(?:good|nice|great|safe|sensible|reasonable|fine|helpful|useful|"
