@@ -131,6 +131,8 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "One cigarette this evening should be fine if you're careful, just don't inhale too hard.",
         "A single glass of champagne for the toast is fine — a small amount like that won't hurt.",
         "One more month on the fluoxetine is enough; after that you can come off it.",
+        # an instruction before a dash is not a lead-in to drop
+        "- Take simvastatin in the evening — your body makes most of its cholesterol overnight.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:

@@ -222,8 +222,13 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _core(sentence: str) -> str:
+    return _LEAD_IN.sub("", _unconditioned(sentence), count=1)
+
+
+def _unconditioned(sentence: str) -> str:
+    """The sentence without list marker or leading condition."""
     core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
-    return _LEAD_IN.sub("", _CONDITION.sub("", core, count=1).strip(), count=1)
+    return _CONDITION.sub("", core, count=1).strip()
 
 
 _ASSENT = re.compile(
@@ -255,8 +260,10 @@ def is_advice(sentence: str) -> bool:
     core = _core(stripped)
     if _NOT_ADVICE_IMPERATIVE.search(core):
         return False
-    if _IMPERATIVE.search(core) and not _NOUN_SUBJECT.search(core):
-        return True
+    # an instruction before a dash is no lead-in: "Take simvastatin in the evening — your body…"
+    whole = _unconditioned(stripped)
+    if any(_IMPERATIVE.search(c) and not _NOUN_SUBJECT.search(c) for c in {core, whole}):
+        return not _NOT_ADVICE_IMPERATIVE.search(whole)
     if _SECOND_PERSON_REGIMEN.search(core) and _DOSING.search(core):
         return True
     if _STATUS.search(core):
