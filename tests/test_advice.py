@@ -174,9 +174,16 @@ def test_user_turns_state_new_facts(text: str, reason: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["Are you sure? My friend says it's fine.", "What if I get pregnant later?", "Thanks, that helps."]
+    "text",
+    [
+        "Are you sure? My friend says it's fine.",
+        "What if I get pregnant later?",
+        "Thanks, that helps.",
+        # feeling better is no new fact that justifies changing the course
+        "I'm feeling a lot better already. When can I stop?",
+    ],
 )
-def test_push_back_and_hypotheticals_are_not_facts(text: str) -> None:
+def test_push_back_hypotheticals_and_feeling_better_are_not_facts(text: str) -> None:
     assert user_facts(text) == []
 
 

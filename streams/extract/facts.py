@@ -74,7 +74,9 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "side_effect": re.compile(
         r"\b(?:side[-\s]effects?|makes?\s+(?:me|him|her)\s+(?:feel\s+)?\w+|made\s+(?:me|him|her)\s+\w+|"
         r"since\s+(?:i|he|she)\s+(?:started|began)|(?:i've|i\s+have|he's|she's|i'm|i\s+am|i\s+keep|"
-        r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)|"
+        r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)"
+        # feeling better is no side effect: "I'm feeling a lot better already"
+        r"(?!\s+(?:(?:a\s+)?(?:lot|bit|little|loads|much|way|so\s+much)\s+)?(?:better|well|fine|great|good|ok|okay|normal)\b)|"
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
