@@ -35,12 +35,19 @@ from models.events import (
 )
 from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
-from streams.extract.advice import advice_items, extract_advice, extract_statements, is_assent, split_sentences
+from streams.extract.advice import (
+    advice_items,
+    extract_advice,
+    extract_statements,
+    instruction_part,
+    is_assent,
+    split_sentences,
+)
 from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import (
-    dose_units,
+    dose_forms,
     loosens,
     main_clause,
     states_schedule,
@@ -122,7 +129,7 @@ def _claim_topic(
     before (`context`); a dose or a tablet is a medicine's, though the user last named a
     symptom. Its reasons and condition do not name what it is about: "take 400 mg three
     times a day, as soon as the bleeding starts"."""
-    lowered = item.lower()
+    lowered = instruction_part(item).lower()
     named = [e for e in entities if e in lowered]
     found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
     main = main_clause(without_slots(lowered))
@@ -134,20 +141,20 @@ def _claim_topic(
         return context, words, True
     if instruction.refers_back or found.refers_back or states_schedule(item):
         return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
-    return sorted(found.targets or targets_of(item, named)), words, False
+    return sorted(found.targets or targets_of(lowered, named)), words, False
 
 
 def _dose_owner(state: SessionState, item: str) -> list[str] | None:
     """The medicines of the latest earlier advice that gave a dose in a unit this claim uses:
     after "two 500 mg paracetamol tablets" and a question about antibiotics, "you can take
     three 500 mg tablets" is about the paracetamol. None when the claim gives no dose."""
-    units = dose_units(item)
+    units = dose_forms(item)
     if not units:
         return None
     for advice in reversed(state.advice_history):
         for claim in reversed(advice.claims):
             named = medicines(claim.targets)
-            if named and units & dose_units(claim.text):
+            if named and units & dose_forms(claim.text):
                 return named
     return None
 

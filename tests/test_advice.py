@@ -1,6 +1,6 @@
 import pytest
 
-from streams.extract.advice import advice_items, extract_advice, is_advice, split_sentences
+from streams.extract.advice import advice_items, extract_advice, instruction_part, is_advice, split_sentences
 from streams.extract.facts import user_facts
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.targets import medicines, topic_of
@@ -257,3 +257,10 @@ def test_the_items_of_a_list_of_things_to_avoid_are_prohibitions() -> None:
 def test_a_prohibition_after_so_is_its_own_item() -> None:
     items = advice_items("It's important to keep water out of that ear, so no swimming until the eardrum has healed.")
     assert items == ["It's important to keep water out of that ear", "no swimming until the eardrum has healed."]
+
+
+def test_the_instruction_of_an_item_stops_before_a_statement_after_a_dash() -> None:
+    item = "Keep going until you've completed 7 days — stopping early is why cystitis comes back."
+    assert instruction_part(item) == "Keep going until you've completed 7 days"
+    both = "Take it with food — and avoid alcohol."  # advice on both sides: one item, kept whole
+    assert instruction_part(both) == both

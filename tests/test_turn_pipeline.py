@@ -361,3 +361,24 @@ async def test_a_dose_that_names_nothing_is_the_medicine_last_dosed_in_that_unit
     assert state is not None and state.previous_advice is not None
     assert state.previous_advice.claims[0].targets == ["paracetamol"]
     assert [c.disagrees_on for c in outcomes[4].conflicts] == ["amount"]
+
+
+async def test_a_form_named_without_a_dose_is_the_medicine_last_given_in_that_form() -> None:
+    # "the capsules" after a turn about painkillers is still the antibiotic given as capsules, and
+    # the statement after the dash ("… cystitis comes back") is not what the instruction is about
+    pipeline = pipeline_finding("nitrofurantoin", "paracetamol", "cystitis")
+    turns = [
+        turn(0, "Take nitrofurantoin, one 100 mg capsule twice a day for 3 days."),
+        turn(1, "And for the pain?", Role.user),
+        turn(2, "Take paracetamol for the discomfort."),
+        turn(3, "I'm feeling a lot better already. When can I stop?", Role.user),
+        turn(
+            4,
+            "Keep going with the capsules twice a day until you've completed 7 days — stopping early "
+            "is one of the main reasons cystitis comes back.",
+        ),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert state.previous_advice.claims[0].targets == ["antibiotic", "nitrofurantoin"]
+    assert [(c.kind, c.disagrees_on) for c in outcomes[4].conflicts] == [("turn_self_contradiction", "duration")]

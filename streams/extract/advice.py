@@ -275,6 +275,19 @@ def is_advice(sentence: str) -> bool:
     return bool(_DOSING.search(core)) and (bool(_DOSE_SUBJECT.search(core)) or not _NOUN_SUBJECT.search(core))
 
 
+_DASH = re.compile(r"\s[\u2014\u2013-]\s")
+
+
+def instruction_part(item: str) -> str:
+    """An advice item without the statement a dash adds after the instruction: "keep going
+    until you've completed 7 days — stopping early is why cystitis comes back" instructs
+    only before the dash."""
+    parts = _DASH.split(item, maxsplit=1)
+    if len(parts) == 2 and is_advice(parts[0]) and not is_advice(parts[1]):
+        return parts[0]
+    return item
+
+
 def extract_advice(text: str) -> str:
     """The advice sentences of a response, in order, joined by spaces; '' when none."""
     return " ".join(_advice_sentences(text))

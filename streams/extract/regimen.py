@@ -239,6 +239,9 @@ _DURATION = re.compile(
     r"(?:another\s+|a total of\s+|at least\s+|up to\s+|a full\s+|the full\s+|only\s+|just\s+)?"
     rf"{_COUNT}\s+(?:more\s+)?(day|week|month)s?\b|"
     rf"\b{_COUNT}[- ](day|week|month)s?(?:\s+|-)(?:course|in total|treatment)\b|"
+    # "until you've completed 7 days", "until she has finished all five days"
+    r"\buntil\s+(?:you|he|she|they)(?:'ve|'s|\s+have|\s+has)\s+(?:completed|finished|done|taken)\s+"
+    rf"(?:all\s+|the\s+(?:full\s+)?)?{_COUNT}\s+(day|week|month)s?\b|"
     rf"^(?:(?:a|an|only|just)\s+)?{_COUNT}\s+(day|week|month)s?\s+of\b"
 )
 # "as for alcohol, it's best to avoid it": the first part names the topic, the second instructs
@@ -423,6 +426,16 @@ def dose_units(text: str) -> frozenset[str]:
     return frozenset(unit for _, unit in _amounts(_normalise(text)))
 
 
+_FORM = re.compile(r"\b(puff|tablet|pill|capsule|drop|spray|sachet|patch)(?:e?s)?\b")
+
+
+def dose_forms(text: str) -> frozenset[str]:
+    """The units a claim gives amounts in, and the forms it names without one ("keep going
+    with the capsules"): what ties it to the medicine last given in that form."""
+    lowered = _normalise(text)
+    return dose_units(text) | {_UNITS[match.group(1)] for match in _FORM.finditer(lowered)}
+
+
 def states_dose(text: str) -> bool:
     """Whether a claim gives an amount or a frequency ("take 10 mg twice a day"): a dosing
     instruction that names no drug is about the one under discussion."""
@@ -468,7 +481,7 @@ def _days(text: str) -> float | None:
     match = _DURATION.search(text)
     if not match:
         return None
-    count, unit = next((match.group(i), match.group(i + 1)) for i in (1, 3, 5) if match.group(i))
+    count, unit = next((match.group(i), match.group(i + 1)) for i in range(1, match.re.groups, 2) if match.group(i))
     count = count.replace("-", " ")
     number = _NUMBER_WORDS.get(count) or _COUNT_WORDS.get(count) or float(count)
     return number * {"day": 1.0, "week": 7.0, "month": 30.0}[unit]
