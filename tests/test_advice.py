@@ -167,6 +167,9 @@ def test_reasoning_blocks_are_stripped_closed_open_or_orphaned() -> None:
         ("My eGFR came back at 40.", "test_result"),
         ("He is 4 years old.", "age"),
         ("It makes me really dizzy.", "side_effect"),
+        ("She's increased me to 100 mg a day, two of my 50 mg tablets.", "clinician"),
+        ("Now I've got burning indigestion and my poo looked quite dark this morning.", "side_effect"),
+        ("I'm much more puffed out and my phlegm has gone green.", "worsening"),
     ],
 )
 def test_user_turns_state_new_facts(text: str, reason: str) -> None:

@@ -49,7 +49,10 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "clinician": re.compile(
         rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
         r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
-        r"recommended|prescribed|doubled|halved)\b",
+        r"recommended|prescribed|doubled|halved)\b|"
+        # someone else changed the person's own treatment: "She's increased me to 100 mg a day"
+        r"\b(?:she|he|they)(?:'s|'ve|\s+has|\s+have)?\s+(?:just\s+|now\s+)?(?:increased|decreased|reduced|changed|"
+        r"switched|stopped|upped|lowered|doubled|halved|put|started)\s+(?:me|him|her|us)\b",
         re.IGNORECASE,
     ),
     "medication": re.compile(
@@ -80,13 +83,16 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
-        r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee))\b",
+        r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
+        r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark))\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution
     "worsening": re.compile(
         r"\b(?:pus|discharge|gunk|ooz\w+|weeping|(?:getting|got|is|she's|he's|it's)\s+worse|"
-        r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better)\b",
+        r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better|"
+        r"more\s+(?:breathless|puffed\s+out|wheezy|swollen|painful|sore)|struggling\s+to|spreading|"
+        r"gone\s+(?:green|yellow)|(?:green|yellow)\s+(?:phlegm|sputum|mucus))\b",
         re.IGNORECASE,
     ),
 }
