@@ -530,3 +530,23 @@ def test_a_brand_name_and_its_generic_are_one_target() -> None:
         slot_decision(claim("Keep taking the Lustral.", "lustral"), claim("Stop the citalopram.", "citalopram"))[1]
         is None
     )
+
+
+def test_the_gap_between_two_things_is_not_whether_to_do_them() -> None:
+    # "leave 30 minutes between A and B" and "don't leave more than 12 hours between doses" are
+    # about spacing; "take the doses 12 hours apart" is a schedule
+    dose = regimen_of("Take 300 mg twice a day, morning and bedtime.", frozenset({"gabapentin"}))
+    gap = regimen_of("Try not to leave more than 12 hours between any two doses.", frozenset({"gabapentin"}))
+    assert disagreement(dose, gap) is None
+    cream = regimen_of("Apply the emollient at least twice a day.", frozenset({"emollient"}))
+    apart = regimen_of("Leave about 30 minutes between the emollient and the steroid.", frozenset({"emollient"}))
+    assert disagreement(cream, apart) is None
+    together = regimen_of("Take both tablets together in the morning.", frozenset({"levetiracetam"}))
+    schedule = regimen_of("Take the doses about 12 hours apart.", frozenset({"levetiracetam"}))
+    assert disagreement(schedule, together) == "frequency"
+
+
+def test_a_shared_length_of_time_is_not_a_shared_object() -> None:
+    lie = AdviceClaim(text="Don't lie down for at least 30 minutes afterwards.", targets=[], words=[])
+    upright = AdviceClaim(text="Stay upright for 30 minutes.", targets=[], words=[])
+    assert slot_decision(lie, upright) == (False, None)

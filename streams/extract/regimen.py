@@ -265,6 +265,12 @@ _OTHER_ACTION = re.compile(
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
+# the gap between two things, not whether to do them: "leave 30 minutes between the emollient and the
+# steroid", "try not to leave more than 12 hours between doses" ("take the doses 12 hours apart" is a
+# schedule, read as a frequency)
+_SPACING = re.compile(
+    r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b"
+)
 # whom an instruction is for; not whose thing it names ("at your sister's wedding")
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
 _PERSON_OF = {"him": "he", "her": "she", "them": "they"}
@@ -413,12 +419,16 @@ def main_clause(text: str) -> str:
 
 # words for a medicine's form: "the tablets" are whichever medicine is under discussion
 _FORM_WORDS = frozenset(content_words("tablet tablets pill pills capsule capsules medicine medicines medication"))
+# words of time: "for 30 minutes" is how long, not what an instruction is about
+_TIME_WORDS = frozenset(
+    content_words("second seconds minute minutes hour hours day days week weeks month months year years time times")
+)
 
 
 def instruction_words(text: str) -> frozenset[str]:
     """The content words of a claim's main clause, without words for a medicine's form: what
     an instruction is about when it names nothing the lexicon knows ("keep wearing the brace")."""
-    return content_words(main_clause(_normalise(text))) - _FORM_WORDS
+    return content_words(main_clause(_normalise(text))) - _FORM_WORDS - _TIME_WORDS
 
 
 def dose_units(text: str) -> frozenset[str]:
@@ -677,10 +687,12 @@ def _spread(times: frozenset[str]) -> frozenset[str]:
 
 
 def _other_action(instruction: str, head: str, lowered: str) -> str | None:
-    """The other action a claim is about ("check", "book", "extra dose"), or None when it is
-    about doing the thing itself."""
+    """The other action a claim is about ("check", "book", "extra dose", "spacing"), or None
+    when it is about doing the thing itself."""
     if _EXTRA_DOSE.search(lowered):
         return "extra dose"
+    if _SPACING.search(instruction):
+        return "spacing"
     found = next((m for part in (instruction, head) if (m := _OTHER_ACTION.search(part))), None)
     return found.group(0).split()[-1] if found else None
 
