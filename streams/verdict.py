@@ -137,6 +137,12 @@ def superseded(
     # a planned titration says what comes next; a yes/no stage ("don't drive for a week; after that…")
     # says when, which a later permission may not have reached
     planned = [c for c in earlier.claims[index + 1 :] if slot != "polarity" and plans_change(c.text)]
+    # a step of a schedule gives way to the schedule's later step ("Day 2: twice a day" / "Day 3
+    # onwards: three times a day"), whatever the later advice says of it
+    if _regimen(earlier.claims[index]).stage and any(
+        _regimen(c).stage and not _regimen(c).targets.isdisjoint(about) for c in earlier.claims[index + 1 :]
+    ):
+        return True
     return any(restates(_regimen(c), target, slot, about) for c in (*planned, *later))
 
 

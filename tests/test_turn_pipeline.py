@@ -382,3 +382,21 @@ async def test_a_form_named_without_a_dose_is_the_medicine_last_given_in_that_fo
     assert state is not None and state.previous_advice is not None
     assert state.previous_advice.claims[0].targets == ["antibiotic", "nitrofurantoin"]
     assert [(c.kind, c.disagrees_on) for c in outcomes[4].conflicts] == [("turn_self_contradiction", "duration")]
+
+
+async def test_a_step_of_a_schedule_gives_way_to_its_later_step() -> None:
+    pipeline = pipeline_finding("gabapentin")
+    turns = [
+        turn(
+            0,
+            "Start gabapentin like this:\n- Day 1: 300 mg once, at bedtime\n- Day 2: 300 mg twice a day "
+            "(morning and bedtime)\n- Day 3 onwards: 300 mg three times a day",
+        ),
+        turn(1, "What times should I take the three doses?", Role.user),
+        turn(2, "Spread the gabapentin doses through your waking day, for example 8am, 2pm and 10pm."),
+    ]
+    _, outcomes = await run(pipeline, turns)
+    assert outcomes[2].conflicts == []  # day 2's morning and bedtime were one step of the plan
+    flip = [turn(0, "Take gabapentin 300 mg at bedtime."), turn(1, "Take the gabapentin in the morning.")]
+    _, outcomes = await run(pipeline, [t.model_copy(update={"session_id": "s2"}) for t in flip])
+    assert [c.disagrees_on for c in outcomes[1].conflicts] == ["time of day"]

@@ -249,6 +249,8 @@ _TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes 
 _RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d)")
 # a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
 _PLANNED_STAGE = re.compile(
+    # a step of a schedule by day or week: "Day 2: 300 mg twice a day", "on days 3 to 5", "in week 2"
+    r"^(?:as for )?(?:day|week) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
     r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
     r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
 )
