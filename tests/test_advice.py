@@ -197,6 +197,9 @@ def test_targets_name_concepts_classes_and_members() -> None:
     assert "nsaid" in topic_of("Avoid NSAIDs.").targets
     assert topic_of("Drink plenty of water.").targets.isdisjoint(topic_of("Use your inhaler twice a day.").targets)
     assert topic_of("Stop taking it.").refers_back and not topic_of("Stop taking it.").targets
+    # emergency contraception is a one-off, not the regular method
+    assert "contraception" not in topic_of("You don't need emergency contraception.").targets
+    assert "emergency contraception" in topic_of("Get the morning-after pill today.").targets
 
 
 def test_a_later_directive_keeps_the_person_it_is_for() -> None:

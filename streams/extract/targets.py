@@ -117,6 +117,13 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "makeup": ("makeup", "make-up", "cosmetics"),
     "pregnancy": ("pregnant", "pregnancy", "trying to conceive", "conceive", "conception"),
     "contraception": ("contraception", "contraceptive", "condom", "condoms", "the pill"),
+    # a one-off after unprotected sex, not the regular method
+    "emergency contraception": (
+        "emergency contraception",
+        "emergency contraceptive",
+        "morning-after pill",
+        "morning after pill",
+    ),
     "nsaid": (
         "nsaid",
         "nsaids",
@@ -460,6 +467,7 @@ MEDICINE_CONCEPTS = frozenset(
         "supplements",
         "vaccine",
         "contraception",
+        "emergency contraception",
     }
 )
 
