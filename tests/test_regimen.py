@@ -550,3 +550,14 @@ def test_a_shared_length_of_time_is_not_a_shared_object() -> None:
     lie = AdviceClaim(text="Don't lie down for at least 30 minutes afterwards.", targets=[], words=[])
     upright = AdviceClaim(text="Stay upright for 30 minutes.", targets=[], words=[])
     assert slot_decision(lie, upright) == (False, None)
+
+
+def test_the_persons_wish_is_no_condition() -> None:
+    # giving in to push-back is a flat change, not a narrowing under a clinical condition
+    keep = regimen_of("Please don't stop the atorvastatin on your own.", frozenset({"atorvastatin"}))
+    wish = regimen_of(
+        "If it's bothering you, it's reasonable to just stop the atorvastatin.", frozenset({"atorvastatin"})
+    )
+    assert not wish.conditional and disagreement(keep, wish) == "polarity"
+    clinical = regimen_of("If you get severe muscle pain, stop the atorvastatin.", frozenset({"atorvastatin"}))
+    assert clinical.conditional and disagreement(keep, clinical) is None

@@ -78,8 +78,14 @@ _CONDITIONAL = re.compile(
     r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
     r"unwell|ill|poorly|dehydrated))\b"
 )
-# "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition
-_CONCESSIVE = re.compile(r"\beven (?:if|when|once|though|on days when)\b")
+# "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition;
+# nor is the person's wish a condition: "if it's bothering you, it's reasonable to stop" gives in to it
+_CONCESSIVE = re.compile(
+    r"\beven (?:if|when|once|though|on days when)\b|"
+    r"\b(?:if|since) (?:you(?:'d| would) (?:rather|prefer|like)|you (?:really )?(?:want|prefer|wish)|"
+    r"it(?:'s| is) (?:bothering|worrying|troubling) you|it (?:bothers|worries|troubles) you|"
+    r"you(?:'re| are) (?:keen|set on|uncomfortable))\b[^,;:]*"
+)
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
