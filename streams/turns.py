@@ -47,7 +47,7 @@ from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import (
-    dose_forms,
+    dose_marks,
     loosens,
     main_clause,
     states_schedule,
@@ -145,16 +145,17 @@ def _claim_topic(
 
 
 def _dose_owner(state: SessionState, item: str) -> list[str] | None:
-    """The medicines of the latest earlier advice that gave a dose in a unit this claim uses:
-    after "two 500 mg paracetamol tablets" and a question about antibiotics, "you can take
-    three 500 mg tablets" is about the paracetamol. None when the claim gives no dose."""
-    units = dose_forms(item)
-    if not units:
+    """The medicines of the latest earlier advice given the way this claim speaks of a dose
+    (unit, form or times a day; `dose_marks`): after "two 500 mg paracetamol tablets" and a
+    question about antibiotics, "you can take three 500 mg tablets" is about the paracetamol.
+    None when the claim speaks of no dose."""
+    marks = dose_marks(item)
+    if not marks:
         return None
     for advice in reversed(state.advice_history):
         for claim in reversed(advice.claims):
             named = medicines(claim.targets)
-            if named and units & dose_forms(claim.text):
+            if named and marks & dose_marks(claim.text):
                 return named
     return None
 

@@ -37,6 +37,7 @@ def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:
         ("Take it at bedtime.", "Take it at night, with a glass of water.", ("simvastatin",), None),
         ("Take one puff in the morning and one in the evening.", "Use it morning and evening.", ("inhaler",), None),
         ("Take it for 3 days.", "Keep taking it until you've completed 7 days.", ("nitrofurantoin",), "duration"),
+        ("Take the twice-daily doses.", "Take it once a day.", ("nitrofurantoin",), "frequency"),
     ],
 )
 def test_slots_decide_same_target_instructions(earlier: str, new: str, targets: tuple[str, ...], expected) -> None:

@@ -400,3 +400,18 @@ async def test_a_step_of_a_schedule_gives_way_to_its_later_step() -> None:
     flip = [turn(0, "Take gabapentin 300 mg at bedtime."), turn(1, "Take the gabapentin in the morning.")]
     _, outcomes = await run(pipeline, [t.model_copy(update={"session_id": "s2"}) for t in flip])
     assert [c.disagrees_on for c in outcomes[1].conflicts] == ["time of day"]
+
+
+async def test_doses_named_by_how_often_are_the_medicine_last_given_that_often() -> None:
+    pipeline = pipeline_finding("nitrofurantoin", "paracetamol", "ibuprofen")
+    turns = [
+        turn(0, "Nitrofurantoin 100 mg is taken twice a day for 3 days."),
+        turn(1, "Can I take painkillers too?", Role.user),
+        turn(2, "Paracetamol or ibuprofen are fine; check with a pharmacist first as they can interact."),
+        turn(3, "When should I start feeling better?", Role.user),
+        turn(4, "Keep going with the twice-daily doses for the full 7 days, even if you feel better."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert "nitrofurantoin" in state.previous_advice.claims[0].targets
+    assert [c.disagrees_on for c in outcomes[4].conflicts] == ["duration"]

@@ -175,11 +175,11 @@ _STRENGTH = re.compile(
 # "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
 EVERY_DAY = -1.0
 _FREQUENCIES = (
-    (re.compile(r"\b(?:four times|4 times|qds|qid) (?:a|per|each) day\b|\bfour times daily\b"), 4.0),
-    (re.compile(r"\b(?:three times|3 times|tds|tid) (?:a|per|each) day\b|\bthree times daily\b"), 3.0),
+    (re.compile(r"\b(?:four times|4 times|qds|qid) (?:a|per|each) day\b|\bfour[- ]times[- ]daily\b"), 4.0),
+    (re.compile(r"\b(?:three times|3 times|tds|tid) (?:a|per|each) day\b|\bthree[- ]times[- ]daily\b"), 3.0),
     (
         re.compile(
-            r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice daily\b|\bbd\b|\bbid\b|"
+            r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice[- ]daily\b|\bbd\b|\bbid\b|"
             r"\bmorning and (?:evening|night)\b|\bevery 12 hours\b"
         ),
         2.0,
@@ -190,7 +190,7 @@ _FREQUENCIES = (
     (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
     (
         re.compile(
-            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce daily\b|"
+            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce[- ]daily\b|"
             r"\b(?:every|each) (?:morning|evening|night)\b|\bnightly\b"
         ),
         1.0,
@@ -447,11 +447,14 @@ def dose_units(text: str) -> frozenset[str]:
 _FORM = re.compile(r"\b(puff|tablet|pill|capsule|drop|spray|sachet|patch)(?:e?s)?\b")
 
 
-def dose_forms(text: str) -> frozenset[str]:
-    """The units a claim gives amounts in, and the forms it names without one ("keep going
-    with the capsules"): what ties it to the medicine last given in that form."""
+def dose_marks(text: str) -> frozenset[str]:
+    """What ties a claim that names no medicine to the one last given that way: the units it
+    gives amounts in, the forms it names without one ("keep going with the capsules") and
+    how often a day ("the twice-daily doses")."""
     lowered = _normalise(text)
-    return dose_units(text) | {_UNITS[match.group(1)] for match in _FORM.finditer(lowered)}
+    per_day = _per_day(lowered)
+    often = {f"{per_day:g} a day"} if per_day is not None and per_day > 0 else set()
+    return dose_units(text) | {_UNITS[match.group(1)] for match in _FORM.finditer(lowered)} | often
 
 
 def states_dose(text: str) -> bool:
