@@ -45,6 +45,7 @@ from streams.extract.advice import (
 )
 from streams.extract.entity_filter import filter_entities
 from streams.extract.facts import CAUTION_FACTS, user_facts
+from streams.extract.markdown import strip_markdown
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import (
     dose_marks,
@@ -217,7 +218,7 @@ class TurnPipeline:
 
     async def _user_turn(self, state: SessionState, turn: TurnEvent) -> None:
         """Remember the new facts a user states and what the turn is about ("it" refers there)."""
-        text = strip_reasoning(turn.text)
+        text = strip_markdown(strip_reasoning(turn.text))
         facts = [
             UserFact(turn_index=turn.turn_index, event_id=turn.event_id, reason=fact.reason, text=fact.text)
             for fact in user_facts(text)
@@ -308,7 +309,7 @@ class TurnPipeline:
         return between[-1] if between else None
 
     async def _assistant_turn(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> None:
-        visible = strip_reasoning(turn.text)
+        visible = strip_markdown(strip_reasoning(turn.text))
         history_text, repetition, cleaned = clean_repetition(visible, self.settings.repetition_limit)
         current = AdviceItem(
             turn_index=turn.turn_index,

@@ -562,3 +562,10 @@ def test_the_persons_wish_is_no_condition() -> None:
     assert not wish.conditional and disagreement(keep, wish) == "polarity"
     clinical = regimen_of("If you get severe muscle pain, stop the atorvastatin.", frozenset({"atorvastatin"}))
     assert clinical.conditional and disagreement(keep, clinical) is None
+
+
+def test_the_answer_to_the_users_question_is_not_part_of_the_instruction() -> None:
+    keep = regimen_of("Keep taking the allopurinol every day.", frozenset({"allopurinol"}))
+    for answer in ("No - carry on taking the allopurinol right through a flare.", "No, don't stop the allopurinol."):
+        assert disagreement(keep, regimen_of(answer, frozenset({"allopurinol"}))) is None
+    assert regimen_of("No more than 8 tablets in 24 hours.", frozenset({"paracetamol"})).limit

@@ -415,3 +415,16 @@ async def test_doses_named_by_how_often_are_the_medicine_last_given_that_often()
     assert state is not None and state.previous_advice is not None
     assert "nitrofurantoin" in state.previous_advice.claims[0].targets
     assert [c.disagrees_on for c in outcomes[4].conflicts] == ["duration"]
+
+
+async def test_markdown_in_advice_is_formatting_not_words() -> None:
+    pipeline = pipeline_finding("allopurinol")
+    turns = [
+        turn(0, "**Keep taking the allopurinol every day, even during a flare.**"),
+        turn(1, "Should I stop it while my toe is bad?", Role.user),
+        turn(2, "No - carry on taking the *allopurinol* right through a flare."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    assert state is not None and state.previous_advice is not None
+    assert state.previous_advice.claims[0].text == "No - carry on taking the allopurinol right through a flare."
+    assert outcomes[2].conflicts == []

@@ -359,8 +359,16 @@ class Regimen:
 _TOPIC_HEADING = re.compile(r"^(?:(?:and|also|now|then)\s+)?([a-z][\w'-]*(?:\s+[\w'-]+){0,2}):\s+(?=\S)")
 
 
+# "No - carry on taking it", "Yes, take it": the answer to the user's question, not a word of the
+# instruction (a leading "no" would turn it around)
+_ANSWER = re.compile(r"^(?:yes|no|nope|yeah|yep|sure|okay|ok)\s*[,.!:;\u2014\u2013]+\s*")
+
+
 def _normalise(text: str) -> str:
-    lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'"))
+    lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'")).replace(
+        " - ", " \u2014 "
+    )  # a spaced hyphen is a dash
+    lowered = _ANSWER.sub("", lowered.strip())
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
     return _TOPIC_HEADING.sub(r"as for \1, ", lowered, count=1)
