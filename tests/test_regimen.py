@@ -38,6 +38,22 @@ def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:
         ("Take one puff in the morning and one in the evening.", "Use it morning and evening.", ("inhaler",), None),
         ("Take it for 3 days.", "Keep taking it until you've completed 7 days.", ("nitrofurantoin",), "duration"),
         ("Take the twice-daily doses.", "Take it once a day.", ("nitrofurantoin",), "frequency"),
+        ("Use it every morning and every evening.", "Keep using it twice a day.", ("preventer",), None),
+        # a dose within a limit keeps to it; one above it, or another dose on the limit's own schedule, does not
+        ("Don't take more than 300 mg in 24 hours.", "You can take a second 50 mg tablet now.", ("sumatriptan",), None),
+        ("Don't take more than 300 mg in 24 hours.", "You can take 400 mg now.", ("sumatriptan",), "amount"),
+        (
+            "Take ibuprofen 400 mg three times a day, no more than 1,200 mg in a day.",
+            "You can take 800 mg at a time, three times a day.",
+            ("ibuprofen",),
+            "amount",
+        ),
+        (
+            "Try not to take painkillers on more than about 10 days a month.",
+            "Keep it to no more than a few days a week.",
+            ("painkillers",),
+            None,
+        ),
     ],
 )
 def test_slots_decide_same_target_instructions(earlier: str, new: str, targets: tuple[str, ...], expected) -> None:

@@ -49,7 +49,8 @@ _ALTERNATIVE = re.compile(r"\s*,?\s*(?:or|and|/)\s*")
 _NAMES_WITH_FLIPS = re.compile(
     r"\bstop[- ]smoking (?:service|clinic|team|support|adviser|advisor|programme|program|nurse|group)s?\b|"
     r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b|"
-    r"\b(?:do not|never) (?:take|give|use|have)(?: \w+)? more than\b|"  # "don't give more than 3 doses": a limit
+    # "don't give more than 3 doses", "try not to take painkillers on more than 10 days a month": a limit
+    r"\b(?:not|never) (?:to )?(?:take|give|use|have|drink)(?: [\w-]+){0,5}? (?:on |for )?more than\b|"
     r"\b(?:do not|never) (?:go|get) (?:over|above|beyond)\b|"  # "don't go over 1,200 mg in 24 hours"
     # the end of a course: "you simply stop after the fifth dose", "stop at the end of the course"
     r"\bstop (?:\w+ )?(?:after|at) the (?:last|final|end|fifth|seventh|tenth|\w+th) (?:dose|day|tablet|of the course)\b"
@@ -64,7 +65,10 @@ _PERMISSION = re.compile(
     r"(?:is|are|'s|'re) (?:\w+ )?(?:fine|okay|ok|alright|safe)\b|no problem)"
 )
 # a most: "no more than", "up to", "a maximum of", "don't exceed"
-_LIMIT = re.compile(r"\b(?:(?:no|not) more than|up to|maximum|max|at most|(?:do not|never|not to) exceed)\b")
+# a most: "no more than 8 tablets", "don't take more than 300 mg", "try not to take painkillers on more than 10 days"
+_LIMIT = re.compile(
+    r"\b(?:(?:no|not|never) (?:[\w-]+ ){0,6}?more than|up to|maximum|max|at most|(?:do not|never|not to) exceed)\b"
+)
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 _RULED_OUT_CHANGE = re.compile(
     r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
@@ -180,7 +184,7 @@ _FREQUENCIES = (
     (
         re.compile(
             r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice[- ]daily\b|\bbd\b|\bbid\b|"
-            r"\bmorning and (?:evening|night)\b|\bevery 12 hours\b"
+            r"\b(?:every |each )?morning and (?:every |each )?(?:evening|night)\b|\bevery 12 hours\b"
         ),
         2.0,
     ),
@@ -790,6 +794,20 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         return None
     if not (a.changing or b.changing):
         units = {unit for _, unit in a.amounts} & {unit for _, unit in b.amounts}
+        limit, dose = (a, b) if a.limit else (b, a)
+        # a dose within a limit keeps to it ("no more than 300 mg in 24 hours" / "take 50 mg"); a permission
+        # "up to" an amount is an allowance, compared as one ("keep it to 2 units" / "you can have up to 6")
+        if limit.limit and not dose.limit and not limit.permission:
+            for unit in units:
+                cap = max(v for v, u in limit.amounts if u == unit)
+                doses = {v for v, u in dose.amounts if u == unit}
+                # the dose a limit's own schedule gives: "400 mg three times a day, no more than 1,200 mg" /
+                # "800 mg at a time, three times a day"
+                own = {v for v, u in limit.amounts if u == unit and v != cap}
+                same_schedule = limit.per_day is not None and limit.per_day == dose.per_day
+                if max(doses) > cap or (same_schedule and own and own.isdisjoint(doses)):
+                    return "amount"
+            units = set()
         for unit in units:
             if {v for v, u in a.amounts if u == unit}.isdisjoint(v for v, u in b.amounts if u == unit):
                 return "amount"
