@@ -28,7 +28,7 @@ import numpy as np
 
 from models.events import NLIProbabilities
 from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import Regimen, compare, plans_change, regimen_of, restates
+from streams.extract.regimen import Regimen, compare, plans_change, regimen_of, restates, same_target
 from streams.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
@@ -146,6 +146,17 @@ def superseded(
     return any(restates(_regimen(c), target, slot, about) for c in (*planned, *later))
 
 
+def one_dose_of_a_schedule(claims: Sequence[AdviceClaim], index: int) -> bool:
+    """Whether another claim of the same turn times the same thing differently: then each is
+    one dose of a day's schedule ("With breakfast: metformin 1 g" / "With your evening meal:
+    metformin 1 g"), and neither alone says when the thing is taken."""
+    own = _regimen(claims[index])
+    return bool(own.times) and any(
+        i != index and (other := _regimen(c)).times and other.times.isdisjoint(own.times) and same_target(own, other)
+        for i, c in enumerate(claims)
+    )
+
+
 def plan_pairs(
     earlier_turns: Sequence[AdviceItem],
     new: AdviceItem,
@@ -166,6 +177,11 @@ def plan_pairs(
                 if gated(old, claim, rule.topic_similarity, similarity):
                     decided, slot = slot_decision(old, claim) if rule.regimen else (False, None)
                     if slot is not None and superseded(earlier_turns, earlier, index, claim, slot):
+                        slot = None
+                    if slot == "time of day" and (
+                        one_dose_of_a_schedule(earlier.claims, index)
+                        or one_dose_of_a_schedule(new.claims, new.claims.index(claim))
+                    ):
                         slot = None
                     row_ab = add(old.text, claim.text)
                     row_ba = add(claim.text, old.text)

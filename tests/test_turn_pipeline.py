@@ -428,3 +428,17 @@ async def test_markdown_in_advice_is_formatting_not_words() -> None:
     assert state is not None and state.previous_advice is not None
     assert state.previous_advice.claims[0].text == "No - carry on taking the allopurinol right through a flare."
     assert outcomes[2].conflicts == []
+
+
+async def test_one_dose_of_a_days_schedule_does_not_say_when_the_medicine_is_taken() -> None:
+    pipeline = pipeline_finding("metformin")
+    turns = [
+        turn(0, "Here's your day:\n- With breakfast: metformin 1 g\n- With your evening meal: metformin 1 g"),
+        turn(1, "What if I sleep through breakfast?", Role.user),
+        turn(2, "Take your morning metformin with whatever your first meal turns out to be instead."),
+    ]
+    _, outcomes = await run(pipeline, turns)
+    assert outcomes[2].conflicts == []
+    flip = [turn(0, "Take your metformin with your evening meal."), turn(1, "Take the metformin with breakfast.")]
+    _, outcomes = await run(pipeline, [t.model_copy(update={"session_id": "s2"}) for t in flip])
+    assert [c.disagrees_on for c in outcomes[1].conflicts] == ["time of day"]
