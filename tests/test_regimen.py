@@ -585,3 +585,9 @@ def test_the_answer_to_the_users_question_is_not_part_of_the_instruction() -> No
     for answer in ("No - carry on taking the allopurinol right through a flare.", "No, don't stop the allopurinol."):
         assert disagreement(keep, regimen_of(answer, frozenset({"allopurinol"}))) is None
     assert regimen_of("No more than 8 tablets in 24 hours.", frozenset({"paracetamol"})).limit
+
+
+def test_taking_readings_is_another_action_than_taking_the_medicine() -> None:
+    dose = regimen_of("Keep taking amlodipine 5 mg once a day.", frozenset({"amlodipine"}))
+    readings = regimen_of("Take two readings a minute apart, morning and evening.", frozenset({"amlodipine"}))
+    assert readings.other_action and disagreement(dose, readings) is None

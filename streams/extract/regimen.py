@@ -273,7 +273,7 @@ _OTHER_ACTION = re.compile(
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"judge|expect|notice|worry|wonder|think|know|understand|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
-    r"take (?:\w+ ){1,2}with you|"
+    r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
     r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
 )
