@@ -58,6 +58,10 @@ def test_list_items_are_sentences() -> None:
         "Ice it twice a day",
     ]
     assert extract_advice("Plan:\n- Rest the ankle\n- Ice it twice a day") == "Rest the ankle Ice it twice a day"
+    # items under "Avoid:" are prohibitions; under "you don't have to give up, but it helps to:" they are not
+    assert advice_items("Avoid:\n- raw eggs\n- pate") == ["Avoid raw eggs", "Avoid pate"]
+    helps = "You don't have to give up completely, but it helps to:\n- Keep within 14 units a week."
+    assert advice_items(helps) == ["Keep within 14 units a week."]
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,8 @@ _LEAD_IN = re.compile(
 
 # a line that introduces a list of things to keep away from: "Avoid:", "The main ones to avoid are:"
 _AVOID_HEADING = re.compile(
-    r"\b(?:avoid|steer\s+clear\s+of|cut\s+out|don't\s+(?:eat|have|take|use|do)|do\s+not\s+(?:eat|have|take|use|do))\b"
+    # "don't have to give up completely, but it helps to:" is no list of things to avoid
+    r"\b(?:avoid|steer\s+clear\s+of|cut\s+out|(?:don't|do\s+not)\s+(?:eat|have|take|use|do)\b(?!\s+to\b))"
     r"[^:.!?]{0,60}:\s*$",
     re.IGNORECASE,
 )
