@@ -201,6 +201,9 @@ def test_targets_name_concepts_classes_and_members() -> None:
     assert "nsaid" in topic_of("Avoid NSAIDs.").targets
     assert topic_of("Drink plenty of water.").targets.isdisjoint(topic_of("Use your inhaler twice a day.").targets)
     assert topic_of("Stop taking it.").refers_back and not topic_of("Stop taking it.").targets
+    # an "it" that stands for what follows refers to nothing before; "the course" does
+    assert not topic_of("It's better to use ready-made sachets like Dioralyte.").refers_back
+    assert topic_of("It's best to finish the course.").refers_back
     # emergency contraception is a one-off, not the regular method
     assert "contraception" not in topic_of("You don't need emergency contraception.").targets
     assert "emergency contraception" in topic_of("Get the morning-after pill today.").targets

@@ -591,3 +591,11 @@ def test_taking_readings_is_another_action_than_taking_the_medicine() -> None:
     dose = regimen_of("Keep taking amlodipine 5 mg once a day.", frozenset({"amlodipine"}))
     readings = regimen_of("Take two readings a minute apart, morning and evening.", frozenset({"amlodipine"}))
     assert readings.other_action and disagreement(dose, readings) is None
+
+
+def test_an_instruction_that_holds_whatever_happens_meets_a_conditional_one() -> None:
+    stop = regimen_of("While you're vomiting and can't keep fluids down, stop your ramipril.", frozenset({"ramipril"}))
+    keep = regimen_of("Keep taking your ramipril, even while you've got this bug.", frozenset({"ramipril"}))
+    assert keep.regardless and disagreement(stop, keep) == "polarity"
+    plain = regimen_of("Keep taking your ramipril.", frozenset({"ramipril"}))
+    assert disagreement(stop, plain) is None  # a condition only narrows a plain instruction

@@ -85,11 +85,13 @@ _CONDITIONAL = re.compile(
 # "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition;
 # nor is the person's wish a condition: "if it's bothering you, it's reasonable to stop" gives in to it
 _CONCESSIVE = re.compile(
-    r"\beven (?:if|when|once|though|on days when)\b|"
+    r"\beven (?:if|when|while|once|though|on days when)\b|"
     r"\b(?:if|since) (?:you(?:'d| would) (?:rather|prefer|like)|you (?:really )?(?:want|prefer|wish)|"
     r"it(?:'s| is) (?:bothering|worrying|troubling) you|it (?:bothers|worries|troubles) you|"
     r"you(?:'re| are) (?:keen|set on|uncomfortable))\b[^,;:]*"
 )
+# the instruction holds whatever happens: "keep taking it even while you've got this bug"
+_REGARDLESS = re.compile(r"\beven (?:if|when|while|once|though|on days when)\b|\bregardless\b|\bwhatever happens\b")
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
@@ -357,6 +359,7 @@ class Regimen:
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
     one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
     stage: bool = False  # one stage of a plan: "for the first two weeks", "from two weeks"
+    regardless: bool = False  # holds whatever happens: "even if you feel better", "even while you're ill"
 
 
 # a topic named before a colon: "And alcohol: the safest approach is not to drink at all"
@@ -680,6 +683,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         food=_food(_schedule_text(lowered)),
         one_dose_of_several=bool(_ONE_DOSE_OF_SEVERAL.search(lowered)),
         stage=bool(_PLANNED_STAGE.search(lowered)),
+        regardless=bool(_REGARDLESS.search(lowered)),
         conditional=condition is not None,
         conditions=content_words(condition or ""),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
@@ -780,6 +784,10 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         if planned:
             return None
         if conditional.polarity > 0 > plain.polarity and not plain.not_required:
+            return "polarity"
+        # "stop it while you're vomiting" / "keep taking it even while you've got this bug": the plain claim
+        # says the condition changes nothing
+        if plain.regardless and conditional.polarity != plain.polarity and not plain.not_required:
             return "polarity"
         # so does more than a flat limit allows ("two tablets, no more than 8 in 24 hours" / "if the pain's
         # bad, three at a time"); a larger dose for a worse case under no stated limit is an action plan

@@ -278,6 +278,8 @@ BODY_PARTS = (
     "mole",
 )
 # words that say "the medicine we are talking about" without naming it
+# "it's better to use sachets": an "it" that stands for what follows, not for something named before
+_EXPLETIVE_IT = re.compile(r"\bit(?:'s| is| would be| will be)\s+(?:\w+\s+){0,2}?(?:to|that)\b")
 _REFERENCES = frozenset(
     {
         "it",
@@ -293,6 +295,7 @@ _REFERENCES = frozenset(
         "capsule",
         "capsules",
         "dose",
+        "course",
         "prescription",
         "drug",
         "drugs",
@@ -520,7 +523,7 @@ def content_words(text: str) -> frozenset[str]:
 def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
     """The targets and content words of one item; `entities` are the extractor's for it."""
     targets = targets_of(text, entities)
-    tokens = set(_WORD.findall(text.lower()))
+    tokens = set(_WORD.findall(_EXPLETIVE_IT.sub(" ", text.lower())))
     return Topic(targets, content_words(text), not targets and bool(tokens & _REFERENCES))
 
 
