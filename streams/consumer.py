@@ -11,7 +11,14 @@
    offset it expects (the committed offset after a seek, then the previous record + 1):
    older records are dropped, and a record beyond it is a gap: the partition is seeked
    back to the expected offset and nothing past it is delivered, so faust never sees a
-   gap to acknowledge.
+   gap to acknowledge. faust also skips, without a word, the fetched records of a
+   partition it does not deliver yet (during recovery) and the rest of a batch when a
+   rebalance begins; the fetch position is past them all the same. A later record of the
+   partition reveals that as a gap, but the last records of a partition have none after
+   them, and they waited for the next turn of the partition (a chaos test run: the last
+   turn of a partition was never scored). So every input partition's last fetched offset
+   is kept, and a partition fetched past what it delivered is sought back as soon as faust
+   delivers it.
 2. The fetch wait. faust hard-codes `fetch_max_wait_ms=1500`; a broker that does not end
    a waiting fetch when records arrive (the bundled Tansu) then adds up to 1.5 s to every
    turn. The wait comes from `Settings.fetch_max_wait_ms`.
@@ -74,6 +81,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._expected: dict[TP, int] = {}
+        self._fetched: dict[TP, int] = {}  # the last offset fetched per input partition
         self.commit_health = CommitHealth()
 
     def _new_consumer_thread(self) -> TunedConsumerThread:
@@ -86,11 +94,42 @@ class GaplessConsumer(faust_aiokafka.Consumer):
     async def seek(self, partition: TP, offset: int) -> None:
         await super().seek(partition, offset)
         self._expected[partition] = offset
+        self._fetched.pop(partition, None)
 
     async def on_partitions_revoked(self, revoked: set[TP]) -> None:
         for tp in revoked:
             self._expected.pop(tp, None)
+            self._fetched.pop(tp, None)
         await super().on_partitions_revoked(revoked)
+
+    async def _wait_next_records(self, timeout: float) -> tuple[Any, Any]:
+        records, active = await super()._wait_next_records(timeout)
+        for tp, batch in (records or {}).items():
+            if batch and not self._is_changelog_tp(tp):
+                self._fetched[tp] = max(self._fetched.get(tp, -1), batch[-1].offset)
+        return records, active
+
+    def _delivers(self, tp: TP) -> bool:
+        """Whether faust hands this partition's records to the agents now (not during recovery)."""
+        active = self._active_partitions
+        return active is None or tp in active or tp in self._buffered_partitions
+
+    async def _seek_back_undelivered(self) -> None:
+        """Input records fetched but never delivered (faust skips those of a partition not yet
+        active, and the rest of a batch when a rebalance begins): once the partition is
+        delivered again, seek it back to the first of them. A later record would reveal the
+        gap too, but the last records of a partition have none after them."""
+        for tp, last in list(self._fetched.items()):
+            expected = self._expected.get(tp)
+            if expected is not None and last >= expected and self._delivers(tp):
+                log.warning(
+                    "%s[%d]: fetched up to offset %d but delivered only up to %d; seeking back",
+                    tp.topic,
+                    tp.partition,
+                    last,
+                    expected - 1,
+                )
+                await self.seek(tp, expected)
 
     async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
         stalled: set[TP] = set()
@@ -117,6 +156,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
                 continue
             self._expected[tp] = message.offset + 1
             yield tp, message
+        await self._seek_back_undelivered()
 
     async def _commit(self, offsets: Mapping[TP, int]) -> bool:
         try:
