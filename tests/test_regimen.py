@@ -599,3 +599,11 @@ def test_an_instruction_that_holds_whatever_happens_meets_a_conditional_one() ->
     assert keep.regardless and disagreement(stop, keep) == "polarity"
     plain = regimen_of("Keep taking your ramipril.", frozenset({"ramipril"}))
     assert disagreement(stop, plain) is None  # a condition only narrows a plain instruction
+
+
+def test_the_body_part_a_thing_is_put_on_is_where_not_what() -> None:
+    # "apply a thin layer to the affected skin" is about the cream the conversation is about
+    layer = regimen_of("Apply a thin layer to the affected skin only, twice a day.", frozenset({"hydrocortisone"}))
+    often = regimen_of("Apply the hydrocortisone four times a day.", frozenset({"hydrocortisone"}))
+    assert layer.targets == frozenset({"hydrocortisone"}) and disagreement(layer, often) == "frequency"
+    assert "knee" in regimen_of("Rest your knee for a few days.").targets  # the object itself stays

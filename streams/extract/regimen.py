@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from streams.extract.advice import RELATIVES, is_advice, is_imperative
 from streams.extract.drug_dictionary import generic_names
-from streams.extract.targets import CONCEPTS, content_words, substance_name, targets_of
+from streams.extract.targets import BODY_PARTS, CONCEPTS, content_words, substance_name, targets_of
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
 _CONTRACTIONS = (
@@ -612,6 +612,11 @@ _MEAL = (
 _MEAL_TIMING = re.compile(rf"\b(?:before|after|with|at|around|between)\s+{_MEAL}(?:\s*(?:,|and|or)\s*{_MEAL})*")
 
 
+# where a thing is put, not what: "apply a thin layer to the affected skin", "one drop in each affected eye"
+_PLACE = re.compile(
+    r"\b(?:to|on|onto|into|over|in)\s+(?:the|your|his|her|their|each|both)\s+(?:\w+\s+)?"
+    rf"(?:{'|'.join(sorted(BODY_PARTS, key=len, reverse=True))})\b"
+)
 # water a medicine is taken with: "with a small sip of water", "with a full glass of plain tap water"
 _WITH_WATER = re.compile(
     r"\bwith (?:a |an |plenty of )?(?:\w+ ){0,2}?(?:(?:glass|sip|drink|cup) of )?(?:plain |tap |still )*water\b"
@@ -619,9 +624,9 @@ _WITH_WATER = re.compile(
 
 
 def without_slots(text: str) -> str:
-    """The text without its food and time-of-day phrases and the water it is taken with:
-    "take it at bedtime with your evening meal" is about "it"."""
-    for pattern in (_WITH_WATER, _MEAL_TIMING, _WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
+    """The text without its food and time-of-day phrases, the water it is taken with and the
+    body part it is put on: "take it at bedtime with your evening meal" is about "it"."""
+    for pattern in (_WITH_WATER, _PLACE, _MEAL_TIMING, _WITHOUT_FOOD, _WITH_FOOD, *(pattern for _, pattern in _TIMES)):
         text = pattern.sub(" ", text)
     return text
 
