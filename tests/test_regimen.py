@@ -175,6 +175,8 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         # more ways to say how often and how long
         ("Have it once a week.", "Take it every morning.", ("alendronic acid",), "frequency"),
         ("Use it for up to 7 days.", "Keep using it for a month.", ("hydrocortisone",), "duration"),
+        ("Use it for up to 7 days.", "Use it for 5 days.", ("hydrocortisone",), None),
+        ("Don't use it for more than 7 days.", "Keep using it for the next couple of weeks.", ("spray",), "duration"),
         ("Five days of penicillin V is plenty.", "He needs penicillin V for a full 10 days.", (), "duration"),
         # an imperative to take something is for the reader, not for the person named before
         ("Your husband shouldn't take mefloquine.", "Take it every day while you're there.", ("mefloquine",), None),

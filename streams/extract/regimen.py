@@ -242,13 +242,18 @@ _COUNT_WORDS = {
     "fourteen": 14.0,
     "twenty one": 21.0,
     "twenty eight": 28.0,
+    "a couple of": 2.0,
+    "couple of": 2.0,
 }
-_COUNT = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|twenty[- ]one|twenty[- ]eight)"
+_COUNT = (
+    r"(\d+|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|twenty[- ]one|"
+    r"twenty[- ]eight)"
+)
 # "for 5 days", "for up to 7 days", "for a full week", "no more than 14 days", "a 7-day course",
 # "five days of penicillin"
 _DURATION = re.compile(
     r"\b(?:for|course of|lasts?|in total of|no (?:more|longer) than|beyond|past)\s+"
-    r"(?:another\s+|a total of\s+|at least\s+|up to\s+|a full\s+|the full\s+|only\s+|just\s+)?"
+    r"(?:another\s+|a total of\s+|at least\s+|up to\s+|more than\s+|a full\s+|the full\s+|the next\s+|only\s+|just\s+)?"
     rf"{_COUNT}\s+(?:more\s+)?(day|week|month)s?\b|"
     rf"\b{_COUNT}[- ](day|week|month)s?(?:\s+|-)(?:course|in total|treatment)\b|"
     # "until you've completed 7 days", "until she has finished all five days"
@@ -827,7 +832,10 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         if a.per_day is not None and b.per_day is not None and _frequencies_differ(a.per_day, b.per_day):
             return "frequency"
         if a.days is not None and b.days is not None and a.days != b.days:
-            return "duration"
+            # a course within a limit keeps to it: "don't use it for more than 7 days" / "use it for 5 days"
+            limit, course = (a, b) if a.limit else (b, a)
+            if not (limit.limit and not course.limit) or course.days > limit.days:
+                return "duration"
     if a.food and b.food and a.food != b.food:
         return "food"
     several = a.one_dose_of_several or b.one_dose_of_several or (a.per_day or 0) > 1 or (b.per_day or 0) > 1
