@@ -139,9 +139,8 @@ def superseded(
     planned = [c for c in earlier.claims[index + 1 :] if slot != "polarity" and plans_change(c.text)]
     # a step of a schedule gives way to the schedule's later step ("Day 2: twice a day" / "Day 3
     # onwards: three times a day"), whatever the later advice says of it
-    if _regimen(earlier.claims[index]).stage and any(
-        _regimen(c).stage and not _regimen(c).targets.isdisjoint(about) for c in earlier.claims[index + 1 :]
-    ):
+    later_steps = (r for c in earlier.claims[index + 1 :] if (r := _regimen(c)).stage)
+    if _regimen(earlier.claims[index]).stage and any(not r.targets.isdisjoint(about) for r in later_steps):
         return True
     return any(restates(_regimen(c), target, slot, about) for c in (*planned, *later))
 
@@ -173,14 +172,13 @@ def plan_pairs(
                 planned.append(PlannedPair(earlier, earlier.text, new.text, add(earlier.text, new.text), None))
             continue
         for index, old in enumerate(earlier.claims):
-            for claim in new.claims:
+            for new_index, claim in enumerate(new.claims):
                 if gated(old, claim, rule.topic_similarity, similarity):
                     decided, slot = slot_decision(old, claim) if rule.regimen else (False, None)
                     if slot is not None and superseded(earlier_turns, earlier, index, claim, slot):
                         slot = None
                     if slot == "time of day" and (
-                        one_dose_of_a_schedule(earlier.claims, index)
-                        or one_dose_of_a_schedule(new.claims, new.claims.index(claim))
+                        one_dose_of_a_schedule(earlier.claims, index) or one_dose_of_a_schedule(new.claims, new_index)
                     ):
                         slot = None
                     row_ab = add(old.text, claim.text)

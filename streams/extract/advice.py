@@ -222,10 +222,6 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
-def _core(sentence: str) -> str:
-    return _LEAD_IN.sub("", _unconditioned(sentence), count=1)
-
-
 def _unconditioned(sentence: str) -> str:
     """The sentence without list marker or leading condition."""
     core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
@@ -258,11 +254,11 @@ def is_advice(sentence: str) -> bool:
         return False
     if stripped.endswith(":") and len(stripped.split()) <= 2:  # a heading: "Plan:", "Avoid:"
         return False
-    core = _core(stripped)
+    whole = _unconditioned(stripped)
+    core = _LEAD_IN.sub("", whole, count=1)
     if _NOT_ADVICE_IMPERATIVE.search(core):
         return False
     # an instruction before a dash is no lead-in: "Take simvastatin in the evening — your body…"
-    whole = _unconditioned(stripped)
     if any(_IMPERATIVE.search(c) and not _NOUN_SUBJECT.search(c) for c in {core, whole}):
         return not _NOT_ADVICE_IMPERATIVE.search(whole)
     if _SECOND_PERSON_REGIMEN.search(core) and _DOSING.search(core):

@@ -84,14 +84,15 @@ _CONDITIONAL = re.compile(
 )
 # "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition;
 # nor is the person's wish a condition: "if it's bothering you, it's reasonable to stop" gives in to it
+_EVEN = r"\beven (?:if|when|while|once|though|on days when)\b"
 _CONCESSIVE = re.compile(
-    r"\beven (?:if|when|while|once|though|on days when)\b|"
+    rf"{_EVEN}|"
     r"\b(?:if|since) (?:you(?:'d| would) (?:rather|prefer|like)|you (?:really )?(?:want|prefer|wish)|"
     r"it(?:'s| is) (?:bothering|worrying|troubling) you|it (?:bothers|worries|troubles) you|"
     r"you(?:'re| are) (?:keen|set on|uncomfortable))\b[^,;:]*"
 )
 # the instruction holds whatever happens: "keep taking it even while you've got this bug"
-_REGARDLESS = re.compile(r"\beven (?:if|when|while|once|though|on days when)\b|\bregardless\b|\bwhatever happens\b")
+_REGARDLESS = re.compile(rf"{_EVEN}|\bregardless\b|\bwhatever happens\b")
 _CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
@@ -377,9 +378,8 @@ _ANSWER = re.compile(r"^(?:yes|no|nope|yeah|yep|sure|okay|ok)\s*[,.!:;\u2014\u20
 
 
 def _normalise(text: str) -> str:
-    lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'")).replace(
-        " - ", " \u2014 "
-    )  # a spaced hyphen is a dash
+    # a spaced hyphen is a dash
+    lowered = _LIST_MARKER.sub("", text.lower().replace("’", "'")).replace(" - ", " \u2014 ")
     lowered = _ANSWER.sub("", lowered.strip())
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
