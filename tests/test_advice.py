@@ -277,3 +277,33 @@ def test_the_instruction_of_an_item_stops_before_a_statement_after_a_dash() -> N
     assert instruction_part(item) == "Keep going until you've completed 7 days"
     both = "Take it with food — and avoid alcohol."  # advice on both sides: one item, kept whole
     assert instruction_part(both) == both
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Latanoprost is used once a day — one drop in each affected eye, ideally in the evening.",
+        "Nitrofurantoin is usually one 100mg modified-release capsule twice a day, taken with food.",
+        "For an uncomplicated urine infection in women the course is normally 3 days.",
+        "You'll need to carry on for a full 7 days.",
+        "You'll want the 5mg folic acid tablets — one a day, starting now.",
+        "I'd give swimming a miss for now.",
+        "I'd take it with food to protect your stomach.",
+    ],
+)
+def test_how_a_medicine_is_taken_told_of_the_medicine_is_advice(sentence: str) -> None:
+    assert is_advice(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sertraline is an SSRI, a common antidepressant.",
+        "She is on 50 mg of sertraline once a day.",
+        "It is usually one of the first medicines tried.",
+        "You'll feel better within 3 days.",
+        "I'd say that's a very common reaction.",
+    ],
+)
+def test_what_a_medicine_is_or_what_will_happen_is_not_advice(sentence: str) -> None:
+    assert not is_advice(sentence)

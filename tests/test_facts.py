@@ -51,3 +51,14 @@ def test_what_the_clinician_said_justifies_only_a_change_its_way() -> None:
     [prescribed] = user_facts("The GP prescribed senna 15 mg at night and she started it 3 days ago.")
     assert not supports(prescribed.text, "She can leave out the senna.")
     assert user_facts("My friend said her GP increased hers.") == []
+
+
+def test_symptoms_told_in_everyday_words_are_side_effects() -> None:
+    for text in (
+        "She's been on it 10 days. She's waking in the night with really vivid dreams and she's frightened.",
+        "I've had a headache every afternoon since the new tablets.",
+        "My ankles have swollen up this week.",
+        "He gets pins and needles in his feet now.",
+    ):
+        assert "side_effect" in [f.reason for f in user_facts(text)], text
+    assert user_facts("Should I look out for headaches?") == []  # a question tells nothing

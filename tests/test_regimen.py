@@ -609,3 +609,63 @@ def test_the_body_part_a_thing_is_put_on_is_where_not_what() -> None:
     often = regimen_of("Apply the hydrocortisone four times a day.", frozenset({"hydrocortisone"}))
     assert layer.targets == frozenset({"hydrocortisone"}) and disagreement(layer, often) == "frequency"
     assert "knee" in regimen_of("Rest your knee for a few days.").targets  # the object itself stays
+
+
+def test_with_your_breakfast_is_with_food() -> None:
+    empty = regimen_of(
+        "Take levothyroxine first thing in the morning on an empty stomach.", frozenset({"levothyroxine"})
+    )
+    for new in ("Take your levothyroxine with your breakfast each morning.", "Take it alongside your cereal."):
+        assert disagreement(empty, regimen_of(new, frozenset({"levothyroxine"}))) == "food"
+
+
+def test_a_count_of_tablets_named_by_their_medicine_is_an_amount() -> None:
+    limit = regimen_of("That means no more than 8 tablets (4g) in any 24-hour period.", frozenset({"paracetamol"}))
+    more = regimen_of("You can go up to 12 paracetamol tablets in a day.", frozenset({"paracetamol"}))
+    assert (12.0, "tablet") in more.amounts and disagreement(limit, more) == "amount"
+
+
+def test_micrograms_grams_and_milligrams_are_one_unit() -> None:
+    low = regimen_of("Take a 400 microgram folic acid tablet every day.", frozenset({"folic acid"}))
+    high = regimen_of("Take the 5mg folic acid tablets, one a day.", frozenset({"folic acid"}))
+    assert disagreement(low, high) == "amount"
+    assert regimen_of("1 g up to four times a day", frozenset({"paracetamol"})).amounts == {(1000.0, "mg")}
+
+
+def test_a_dose_that_comes_to_the_daily_limit_keeps_to_it() -> None:
+    dose = regimen_of("Up to two 500 mg tablets four times a day.", frozenset({"paracetamol"}))
+    limit = regimen_of("No more than 4 g (eight 500 mg tablets) in 24 hours.", frozenset({"paracetamol"}))
+    assert disagreement(dose, limit) is None
+
+
+def test_deferring_to_a_clinician_is_no_condition() -> None:
+    limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
+    assert limit.limit and not limit.conditional
+    more = regimen_of("You can take 800 mg three times a day, so up to 2,400 mg in 24 hours.", frozenset({"ibuprofen"}))
+    assert disagreement(limit, more) == "amount"
+
+
+def test_feeling_ready_is_the_persons_wish_not_a_condition() -> None:
+    keep = regimen_of("It's important not to stop sertraline suddenly.", frozenset({"sertraline"}))
+    stop = regimen_of("If you feel ready you can simply stop taking it.", frozenset({"sertraline"}))
+    assert not stop.conditional and disagreement(keep, stop) == "polarity"
+
+
+def test_a_statement_after_a_dash_names_nothing_the_instruction_is_about() -> None:
+    limit = regimen_of(
+        "Don't use it for more than 7 days - using it for longer can cause rebound congestion in your nose.",
+        frozenset({"xylometazoline"}),
+    )
+    assert limit.targets == frozenset({"xylometazoline"}) and limit.days == 7.0
+
+
+def test_pregnancy_is_the_circumstance_not_what_advice_is_about() -> None:
+    eggs = regimen_of("Eggs with the Lion stamp are safe to eat runny in pregnancy.", frozenset({"pregnancy"}))
+    pate = regimen_of("I'd steer clear of all pâté while you're pregnant.", frozenset({"pregnancy", "pregnant"}))
+    assert not same_target(eggs, pate)
+
+
+def test_whom_a_medicine_is_given_to_may_be_named_in_the_condition() -> None:
+    him = regimen_of("Please don't give him any of his sister's medicine.", frozenset({"paracetamol"}))
+    her = regimen_of("Give the paracetamol if she seems uncomfortable.", frozenset({"paracetamol"}))
+    assert her.person == "she" and disagreement(him, her) is None

@@ -71,8 +71,11 @@ _DIRECTIVE = re.compile(
     r"\b(?:you|your\s+(?:\w+\s+){0,3}?\w+)(?:'re|\s+are|'s|\s+is)\s+(?:fine|okay|ok|safe|free|good|clear|allowed)\s+to\b|"
     r"\b(?:i|we)(?:\s+|'d\s+)(?:would\s+|do\s+|strongly\s+|really\s+)?"
     r"(?:recommend|suggest|advise|prescribe|encourage|urge)\b|"
-    r"\b(?:i|we)(?:'d|\s+would)\s+(?:like\s+you\s+to|rather\s+you|stop|start|increase|reduce|switch|avoid|keep|hold|"
-    r"stick|go|add|lower|raise|continue|change)\b|"
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:like\s+you\s+to|rather\s+you)\b|"
+    # "I'd give swimming a miss", "I'd take it with food": what the assistant would do is advice
+    rf"\b(?:i|we)(?:'d|\s+would)\s+(?:just\s+|probably\s+|definitely\s+|still\s+|really\s+)?(?:{_IMPERATIVE_VERBS})\b|"
+    # "you'll need to carry on for 7 days", "you'll want the 5 mg tablets"
+    r"\b(?:you|he|she|they)(?:'ll|\s+will)\s+(?:need|want|have\s+to)\b|"
     r"\b(?:let's|let\s+us|we(?:'ll|\s+will|\s+can|\s+could|\s+should))\s+(?:\w+\s+)?(?:start|increase|reduce|stop|"
     r"switch|add|try|keep|continue|lower|raise|hold|change|move|go|stick|begin|taper|restart|put)\b|"
     r"\bit(?:'s|\s+is|\s+would\s+be)\s+(?:\w+\s+)?(?:important|best|better|advisable|recommended|safe|safer|fine|"
@@ -145,6 +148,20 @@ _DOSING = re.compile(
     re.IGNORECASE,
 )
 _DOSE_SUBJECT = re.compile(r"^(?:the|your)\s+(?:\w+\s+){0,3}?(?:dose|dosage|maximum|limit|plan)\b", re.IGNORECASE)
+# how a medicine is taken, told of the medicine: "Latanoprost is used once a day", "Nitrofurantoin is
+# usually one 100 mg capsule twice a day" (with a dose: "Sertraline is an SSRI" is no instruction)
+_REGIMEN_STATEMENT = re.compile(
+    r"^(?!(?:he|she|they|it|this|that|which|there)\b)[\w-]+(?:\s+[\w-]+){0,2}\s+(?:is|are)\s+"
+    r"(?:(?:usually|normally|typically|generally|commonly|always|best)\s+)?(?:used|taken|given|applied|inhaled|"
+    r"prescribed|one|two|three|four|\d)\b",
+    re.IGNORECASE,
+)
+# the length of a course: "The course is normally 3 days", "a typical course lasts five days"
+_COURSE = re.compile(
+    r"\b(?:the|a|your)\s+(?:\w+\s+)?(?:course|treatment)\s+(?:is|lasts)\s+(?:\w+\s+)?"
+    r"(?:\d+|one|two|three|four|five|six|seven|ten|fourteen|a)[\s-]+(?:days?|weeks?|months?)\b",
+    re.IGNORECASE,
+)
 # "Sleep problems are common": a verb-like first word used as a noun subject
 _NOUN_SUBJECT = re.compile(r"^\w+\s+(?:\w+\s+)?(?:is|are|was|were|can|could|may|might|has|have|had)\b", re.IGNORECASE)
 
@@ -268,6 +285,9 @@ def is_advice(sentence: str) -> bool:
     if _VERDICT_ON_DOING.search(core):
         return True
     if _DIRECTIVE.search(core) or _VERDICT_ON_THING.search(core):
+        return True
+    # told of the medicine, before any dash: "Latanoprost is used once a day — one drop in each eye"
+    if _COURSE.search(whole) or (_REGIMEN_STATEMENT.search(whole) and _DOSING.search(whole)):
         return True
     return bool(_DOSING.search(core)) and (bool(_DOSE_SUBJECT.search(core)) or not _NOUN_SUBJECT.search(core))
 

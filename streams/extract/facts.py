@@ -84,7 +84,15 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
         r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
-        r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark))\b",
+        r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark)|"
+        # symptoms in everyday words: "she's waking in the night with really vivid dreams"
+        r"nightmares|(?:vivid|bad|strange|weird|horrible)\s+dreams|trouble\s+sleeping|"
+        r"(?:can't|cannot|couldn't|can\s+not)\s+(?:get\s+to\s+)?sleep|waking\s+(?:up\s+)?(?:in|during|through)\s+the\s+night|"
+        r"headaches?|migraines?|itch(?:y|ing|iness)|muscle\s+(?:pains?|aches?|cramps?)|aching\s+muscles|"
+        r"(?:ankles?|feet|legs?)\s+(?:are\s+|have\s+|has\s+|got\s+)?(?:swell\w*|puff\w*)|flush(?:ed|ing)|"
+        r"hot\s+flushes|dry\s+mouth|hair\s+(?:loss|falling\s+out)|blurred\s+vision|tingling|numbness|pins\s+and\s+needles|"
+        r"ringing\s+in|faint(?:ed|ing)?|racing\s+heart|heart\s+(?:is\s+)?racing|jittery|shaky|tremor|"
+        r"low\s+mood|mood\s+swings|exhausted|fatigue|tiredness|drowsiness|light-?headed)\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution

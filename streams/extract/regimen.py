@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from streams.extract.advice import RELATIVES, is_advice, is_imperative
+from streams.extract.advice import CLINICIANS, RELATIVES, instruction_part, is_advice, is_imperative
 from streams.extract.drug_dictionary import generic_names
 from streams.extract.targets import BODY_PARTS, CONCEPTS, content_words, substance_name, targets_of
 
@@ -67,7 +67,8 @@ _PERMISSION = re.compile(
 # a most: "no more than", "up to", "a maximum of", "don't exceed"
 # a most: "no more than 8 tablets", "don't take more than 300 mg", "try not to take painkillers on more than 10 days"
 _LIMIT = re.compile(
-    r"\b(?:(?:no|not|never) (?:[\w-]+ ){0,6}?more than|up to|maximum|max|at most|(?:do not|never|not to) exceed)\b"
+    r"\b(?:(?:no|not|never) (?:[\w-]+ ){0,6}?more than|up to|maximum|max|at most|(?:do not|never|not to) exceed|"
+    r"(?:do not|never|not to) (?:go|get) (?:over|above|beyond))\b"
 )
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 _RULED_OUT_CHANGE = re.compile(
@@ -89,7 +90,11 @@ _CONCESSIVE = re.compile(
     rf"{_EVEN}|"
     r"\b(?:if|since) (?:you(?:'d| would) (?:rather|prefer|like)|you (?:really )?(?:want|prefer|wish)|"
     r"it(?:'s| is) (?:bothering|worrying|troubling) you|it (?:bothers|worries|troubles) you|"
-    r"you(?:'re| are) (?:keen|set on|uncomfortable))\b[^,;:]*"
+    r"you(?:'re| are) (?:keen|set on|uncomfortable)|you feel ready)\b[^,;:]*|"
+    # the usual deferral to a clinician: "don't go over 1,200 mg unless a doctor tells you to"
+    rf"\bunless (?:(?:a|your|the) )?{CLINICIANS}(?: or (?:(?:a|your|the) )?\w+)? (?:tells|advises|says|recommends|"
+    r"suggests|has (?:told|advised|said))\b[^,;:]*|\bunless (?:you(?:'re| are|'ve been| have been) )?(?:advised|told|"
+    r"directed|instructed) (?:to )?otherwise\b"
 )
 # the instruction holds whatever happens: "keep taking it even while you've got this bug"
 _REGARDLESS = re.compile(rf"{_EVEN}|\bregardless\b|\bwhatever happens\b")
@@ -168,6 +173,13 @@ _COUNTED_STRENGTH = re.compile(
     r"\b(\d+|a|an|one|two|three|four|half)\s+(\d+(?:\.\d+)?)\s*(mg|mcg|micrograms?|g)\s+"
     r"(?:[\w-]+\s+)?(tablets?|capsules?|pills?)\b"
 )
+# a count of a form with the medicine's name between: "12 paracetamol tablets", "two cetirizine tablets"
+_NAMED_FORM = re.compile(
+    r"\b(\d+|one|two|three|four)\s+(?!(?:mg|mcg|g|ml|more|extra|other|of|separate|different|small|large)\b)[a-z][\w-]*\s+"
+    r"(tablets?|capsules?|pills?|puffs?|drops?|sachets?|sprays?)\b"
+)
+# amounts of a mass in milligrams: "1 g" is "1,000 mg", "400 micrograms" is "0.4 mg"
+_IN_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001}
 # a dose restated beside the new one: "take 1600 mg — your usual 800 mg plus the 800 mg you missed"
 _RESTATED = re.compile(r"\b(?:(?:your|the|his|her) usual|plus(?: the)?|on top of(?: the)?)\s+\d[\d.,]*\s*\w+")
 # a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml"
@@ -224,8 +236,8 @@ _WITHOUT_FOOD = re.compile(
 )
 _EITHER_WAY = re.compile(r"\bwith or without (?:food|a meal|meals|eating)\b")
 _WITH_FOOD = re.compile(
-    r"\b(?:with (?:food|a meal|meals|a snack|(?:your|each|every) (?:\w+ )?meals?|breakfast|lunch|dinner|supper|"
-    r"something to eat|milk)"
+    r"\b(?:(?:with|alongside|along with) (?:food|a meal|meals|a snack|something to eat|milk|"
+    r"(?:(?:your|each|every|a|the) )?(?:\w+ )?(?:meals?|breakfast|lunch|dinner|supper|snack|cereal))"
     r"(?: or (?:a )?(?:meal|snack|food))?|"
     r"after (?:food|eating|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper)|"
     r"straight after (?:\w+ )?(?:eating|food|a meal|it)|"
@@ -312,6 +324,7 @@ _EXTRA_DOSE = re.compile(
     r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?)\b"
 )
 _CLASS_NAMES = frozenset(CONCEPTS)
+_CIRCUMSTANCES = frozenset(("pregnancy", *CONCEPTS["pregnancy"]))
 _CLASS_ALIASES = frozenset(
     {
         "blood thinner",
@@ -402,7 +415,10 @@ def _indexed_segments(text: str) -> list[tuple[int, str]]:
     kept: list[tuple[int, str]] = []
     for index, part in enumerate(_parts(text)):
         segment = _CONTRAST.sub("", part.strip(), count=1)  # "…, but a short pause is safer": the point
-        if not segment or _SUBORDINATE.match(segment):
+        if segment and _SUBORDINATE.match(segment):  # "if you feel ready you can stop": no comma closes it
+            main = _SUBJECT_MODAL.search(segment)
+            segment = segment[main.start() :] if main else ""
+        if not segment:
             continue
         cut = _SUBORDINATE.search(segment)
         if cut and len(segment[: cut.start()].split()) <= 1:  # "so while you're on it you should stop…"
@@ -502,11 +518,14 @@ def takes_medicine(text: str) -> bool:
 _ADVISES_READER = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:strongly\s+)?(?:advise|recommend|suggest|urge)\b")
 
 
-def _person(instruction: str) -> str | None:
+def _person(instruction: str, lowered: str) -> str | None:
     """Whom an instruction is for, when its main clause says: "he shouldn't be running" is for
     "he", "you can keep running" and an imperative ("keep up the running") for "you"; "you can give him
-    ibuprofen" is for "he" (the reader gives, he takes)."""
+    ibuprofen" is for "he" (the reader gives, he takes); "give the paracetamol if she seems
+    uncomfortable" is for "she", whom the rest of the claim names."""
     match = _RECIPIENT.search(instruction) or _PERSON.search(instruction)
+    if match is None and _GIVING.match(instruction.strip()):
+        match = next((m for m in _PERSON.finditer(lowered) if m.group(0) != "you"), None)
     if match is None:
         # "give 2.5 ml" is for someone the reader looks after, not for the reader; "I'd advise against
         # ibuprofen" is advice to the reader
@@ -546,10 +565,13 @@ def _amounts(text: str) -> frozenset[tuple[float, str]]:
             (_count(count), _UNITS[form.rstrip("s")]),
             (_count(count) * float(strength), _UNITS[unit.rstrip("s")]),
         }
-    for number, unit in _AMOUNT.findall(_STRENGTH.sub(" ", _COUNTED_STRENGTH.sub(" ", text))):
+    rest = _STRENGTH.sub(" ", _COUNTED_STRENGTH.sub(" ", text))
+    for number, unit in [*_AMOUNT.findall(rest), *_NAMED_FORM.findall(rest)]:
         stem = unit[:-2] if unit.endswith("es") and unit.startswith("patch") else unit.rstrip("s")
         found.add((_count(number), _UNITS.get(stem, stem)))
-    return frozenset(found)
+    return frozenset(
+        (round(value * _IN_MG[unit], 6), "mg") if unit in _IN_MG else (value, unit) for value, unit in found
+    )
 
 
 # used as often as needed: no fixed number a day ("as often as she needs, commonly three or four times a day")
@@ -654,8 +676,9 @@ def _with_generics(named: frozenset[str], pool: frozenset[str]) -> frozenset[str
 @lru_cache(maxsize=8192)
 def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     """The slots of one claim; `inherited` are its targets when its main clause names none
-    ("take it with food" after "start metformin")."""
-    lowered = _normalise(text)
+    ("take it with food" after "start metformin"). A statement after a dash is no part of
+    it ("don't use it for more than 7 days - longer can cause rebound congestion")."""
+    lowered = _normalise(instruction_part(text))
     indexed = _indexed_segments(without_slots(_RATHER.sub(" ", lowered)))
     segments = [segment for _, segment in indexed]
     targets = _targets(" ".join(segments), inherited, main_clause(lowered))
@@ -700,7 +723,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
         other_action=_other_action(instruction, head, lowered),
-        person=_person(instruction),
+        person=_person(instruction, lowered),
         not_required=bool(_NOT_REQUIRED.search(instruction)),
         permission=bool(_PERMISSION.search(instruction)),
         limit=bool(_LIMIT.search(lowered)),
@@ -744,16 +767,27 @@ def _frequencies_differ(x: float, y: float) -> bool:
 
 def same_target(a: Regimen, b: Regimen) -> bool:
     """Both instructions are about the same thing: a shared drug or concept name; when both
-    name specific drugs ("ibuprofen", "aspirin"), their shared class ("nsaid") is not enough."""
-    specific_a, specific_b = _specific(a.targets), _specific(b.targets)
+    name specific drugs ("ibuprofen", "aspirin"), their shared class ("nsaid") is not enough.
+    Pregnancy is the circumstance, not a thing to do: "runny yolks are fine
+    in pregnancy" and "steer clear of pâté while you're pregnant" are about two foods."""
+    a_targets, b_targets = a.targets - _CIRCUMSTANCES, b.targets - _CIRCUMSTANCES
+    specific_a, specific_b = _specific(a_targets), _specific(b_targets)
     if specific_a and specific_b:
         return not specific_a.isdisjoint(specific_b)
-    return not a.targets.isdisjoint(b.targets)
+    return not a_targets.isdisjoint(b_targets)
 
 
 def comparable(a: Regimen, b: Regimen) -> bool:
     """Whether the slots can decide: both name what they are about."""
     return bool(a.targets) and bool(b.targets)
+
+
+def _amounts_in(regimen: Regimen, unit: str, daily: bool) -> set[float]:
+    """The amounts a claim gives in `unit`; `daily`, also what they come to in a day where it
+    says how often: "two 500 mg tablets four times a day" keeps to "no more than 4 g a day"."""
+    given = {v for v, u in regimen.amounts if u == unit}
+    often = regimen.per_day if daily and regimen.per_day and regimen.per_day > 0 else None
+    return given | {v * often for v in given} if often else given
 
 
 def _larger_amount(more: Regimen, less: Regimen) -> bool:
@@ -827,7 +861,7 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
                     return "amount"
             units = set()
         for unit in units:
-            if {v for v, u in a.amounts if u == unit}.isdisjoint(v for v, u in b.amounts if u == unit):
+            if _amounts_in(a, unit, b.limit).isdisjoint(_amounts_in(b, unit, a.limit)):
                 return "amount"
         if a.per_day is not None and b.per_day is not None and _frequencies_differ(a.per_day, b.per_day):
             return "frequency"
