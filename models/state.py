@@ -16,6 +16,9 @@ class AdviceClaim(BaseModel):
     text: str
     targets: list[str] = Field(default_factory=list, description="named things: drugs, conditions, activities")
     words: list[str] = Field(default_factory=list, description="stemmed content words (fallback topic)")
+    condition: str | None = Field(
+        default=None, description="the case the user asked about, which the answer is for ('if I get a stomach bug')"
+    )
 
 
 class AdviceItem(BaseModel):
@@ -51,6 +54,9 @@ class SessionState(BaseModel):
     advice_history: list[AdviceItem] = Field(default_factory=list, description="bounded recent advice")
     user_facts: list[UserFact] = Field(default_factory=list, description="bounded recent facts from user turns")
     focus: list[str] = Field(default_factory=list, description="targets of the latest user turn ('it' refers there)")
+    asked_case: str | None = Field(
+        default=None, description="the case the latest user turn asked about ('what should I do if…'), if any"
+    )
     medicines: list[str] = Field(
         default_factory=list,
         description="medicines named by the latest turn that named any ('it' when the user named nothing)",

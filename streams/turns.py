@@ -44,7 +44,7 @@ from streams.extract.advice import (
     split_sentences,
 )
 from streams.extract.entity_filter import filter_entities
-from streams.extract.facts import CAUTION_FACTS, user_facts
+from streams.extract.facts import CAUTION_FACTS, asked_case, user_facts
 from streams.extract.markdown import strip_markdown
 from streams.extract.reasoning import strip_reasoning
 from streams.extract.regimen import (
@@ -225,6 +225,7 @@ class TurnPipeline:
         ]
         state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
         state.focus = sorted(targets_of(text, await self._entities(text)))
+        state.asked_case = asked_case(text)
         state.medicines = medicines(state.focus) or state.medicines
 
     async def _entities(self, text: str) -> list[str]:
@@ -260,7 +261,7 @@ class TurnPipeline:
                 targets, words, inherited = _claim_topic(item, entities, owner or context, before)
                 default = default and inherited
                 context = context if inherited else targets or context
-                claims.append(AdviceClaim(text=item, targets=targets, words=words))
+                claims.append(AdviceClaim(text=item, targets=targets, words=words, condition=state.asked_case))
         state.medicines = medicines(targets_of(text, entities)) or state.medicines
         return claims
 

@@ -116,11 +116,17 @@ def gated(earlier: AdviceClaim, new: AdviceClaim, min_similarity: float, similar
 def slot_decision(earlier: AdviceClaim, new: AdviceClaim) -> tuple[bool, str | None]:
     """(decided, slot): whether the regimen slots decide the pair, and the slot the two
     claims disagree on (None: they agree, or are about different things)."""
-    return compare(earlier.text, frozenset(earlier.targets), new.text, frozenset(new.targets))
+    return compare(_conditioned(earlier), frozenset(earlier.targets), _conditioned(new), frozenset(new.targets))
+
+
+def _conditioned(claim: AdviceClaim) -> str:
+    """The claim with the case the user asked about, which it answers: "stop the metformin
+    for now", asked "what should I do if I get a stomach bug?", holds only then."""
+    return f"{claim.condition}, {claim.text}" if claim.condition else claim.text
 
 
 def _regimen(claim: AdviceClaim) -> Regimen:
-    return regimen_of(claim.text, frozenset(claim.targets))
+    return regimen_of(_conditioned(claim), frozenset(claim.targets))
 
 
 def superseded(

@@ -1,6 +1,6 @@
 """New facts in user turns (streams/extract/facts.py): what justifies a revision."""
 
-from streams.extract.facts import user_facts
+from streams.extract.facts import asked_case, user_facts
 from streams.extract.regimen import supports
 
 
@@ -62,3 +62,12 @@ def test_symptoms_told_in_everyday_words_are_side_effects() -> None:
     ):
         assert "side_effect" in [f.reason for f in user_facts(text)], text
     assert user_facts("Should I look out for headaches?") == []  # a question tells nothing
+
+
+def test_the_case_a_user_asks_about_is_kept_and_a_request_under_a_condition_is_not_one() -> None:
+    assert asked_case("What should I do if I ever get a stomach bug while on this?") == (
+        "if I ever get a stomach bug while on this"
+    )
+    assert asked_case("Thanks. What if I miss a dose?") == "if I miss a dose"
+    assert asked_case("Can't I just take it with breakfast if I'm in a rush?") is None
+    assert asked_case("What should I do? It's still sore.") is None

@@ -669,3 +669,33 @@ def test_whom_a_medicine_is_given_to_may_be_named_in_the_condition() -> None:
     him = regimen_of("Please don't give him any of his sister's medicine.", frozenset({"paracetamol"}))
     her = regimen_of("Give the paracetamol if she seems uncomfortable.", frozenset({"paracetamol"}))
     assert her.person == "she" and disagreement(him, her) is None
+
+
+def test_a_statement_naming_the_thing_is_not_the_instruction_when_another_part_instructs() -> None:
+    both = regimen_of(
+        "No, doxycycline doesn't affect how well desogestrel works - you can keep taking both as normal.",
+        frozenset({"doxycycline", "desogestrel"}),
+    )
+    assert both.polarity == 1
+
+
+def test_another_activity_that_times_an_instruction_is_not_its_object() -> None:
+    reapply = AdviceClaim(text="Reapply every 2 hours and straight after swimming or towelling.", targets=[], words=[])
+    drinking = AdviceClaim(text="Avoid swimming after drinking.", targets=[], words=[])
+    assert slot_decision(reapply, drinking) == (False, None)
+
+
+def test_keeping_other_things_away_from_a_dose_is_spacing_not_a_prohibition_of_the_medicine() -> None:
+    daily = regimen_of("Take it every day while you're there.", frozenset({"doxycycline"}))
+    apart = regimen_of(
+        "Don't take indigestion remedies, iron or calcium within 2–3 hours of a dose.", frozenset({"doxycycline"})
+    )
+    assert apart.other_action == "spacing" and disagreement(daily, apart) is None
+
+
+def test_doubt_whether_a_dose_was_had_is_a_case_of_its_own() -> None:
+    daily = regimen_of("One drop in each affected eye once a day, in the evening.", frozenset({"latanoprost"}))
+    unsure = regimen_of(
+        "If she's not sure whether she's had it, it's better not to put another drop in.", frozenset({"latanoprost"})
+    )
+    assert unsure.conditions and disagreement(daily, unsure) is None

@@ -83,7 +83,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
-        r"blood\s+in\s+(?:my|the|his|her|their)\s+\w+|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
+        r"blood\s+in\s+(?:(?:my|the|his|her|their)\s+\w+|it|them)|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
         r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark)|"
         # symptoms in everyday words: "she's waking in the night with really vivid dreams"
         r"nightmares|(?:vivid|bad|strange|weird|horrible)\s+dreams|trouble\s+sleeping|"
@@ -170,3 +170,21 @@ def user_facts(text: str) -> list[Fact]:
         if reason is not None:
             facts.append(Fact(reason, sentence))
     return facts
+
+
+# a case the user asks about: "What should I do if I get a stomach bug?", "What if I miss a dose?"
+# (not leave asked under a condition: "Can I take it with breakfast if I'm in a rush?")
+_ASKED_CASE = re.compile(
+    r"\bwhat\s+(?:(?:should|do|shall|would|can)\s+(?:i|we|he|she|they)\s+do\s+|happens\s+|about\s+)?(if\b[^?.!;]*)",
+    re.IGNORECASE,
+)
+
+
+def asked_case(text: str) -> str | None:
+    """The case a user turn asks what to do in ("if I ever get a stomach bug"): the answer
+    holds in that case, not always. None when the turn asks no such question."""
+    for sentence in split_sentences(text):
+        match = _ASKED_CASE.search(sentence) if sentence.rstrip().endswith("?") else None
+        if match:
+            return " ".join(match.group(1).split())
+    return None

@@ -96,6 +96,7 @@ _CONCESSIVE = re.compile(
     r"suggests|has (?:told|advised|said))\b[^,;:]*|\bunless (?:you(?:'re| are|'ve been| have been) )?(?:advised|told|"
     r"directed|instructed) (?:to )?otherwise\b"
 )
+_UNSURE = re.compile(r"\b(?:not sure|unsure|in doubt|can not remember|do not remember|do not know whether)\b")
 # the instruction holds whatever happens: "keep taking it even while you've got this bug"
 _REGARDLESS = re.compile(rf"{_EVEN}|\bregardless\b|\bwhatever happens\b")
 _CHANGING = re.compile(
@@ -118,7 +119,7 @@ _EXPLANATION = re.compile(
     r"(?<!try )(?<!need )(?<!want )(?<!you )(?<!sure )(?<!best )(?<!important )(?<!idea )"
     r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b"
 )
-_PUNCTUATION = re.compile(r"[;:()–—]|,(?!\d{3}\b)")  # not the comma of "1,200 mg"
+_PUNCTUATION = re.compile(r"[;:()—]|(?<!\d)–|–(?!\d)|,(?!\d{3}\b)")  # not "1,200 mg", nor "2–3 hours"
 # where a main clause starts after a subordinate one that no comma closes
 _SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need|have to|will|may)\b")
 # a contrast that opens a segment leads to its main point rather than to context
@@ -129,7 +130,9 @@ _CONTEXT_PHRASE = re.compile(
     r"\b(?:with|alongside|together with|on top of|as well as|along with|apart from|away from|separately from|unlike)\s+"
     r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+|"
     r"\b(?:in|during|through|throughout|all through|for the rest of)\s+(?:your\s+|her\s+|the\s+)?"
-    r"(?:pregnancy|breastfeeding)\b"  # the circumstances, not the object of the instruction
+    r"(?:pregnancy|breastfeeding)\b|"  # the circumstances, not the object of the instruction
+    # when, by another activity: "reapply straight after swimming", "avoid swimming after drinking"
+    r"\b(?:after|before)\s+(?:\w+\s+)?\w+ing\b"
 )
 
 _NUMBER_WORDS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "half": 0.5, "half a": 0.5}
@@ -302,6 +305,10 @@ _OTHER_ACTION = re.compile(
 # schedule, read as a frequency)
 _SPACING = re.compile(
     r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b"
+)
+# other things kept away from a dose: "don't take indigestion remedies, iron or calcium within 2–3 hours of a dose"
+_SPACED_FROM = re.compile(
+    r"\bwithin\s+(?:\w+\s+)?[\d\u2013-]+\s*(?:to\s+\d+\s+)?(?:minutes?|hours?)\s+of\s+(?:a|each|your|the)\s+dose\b"
 )
 # whom an instruction is for; not whose thing it names ("at your sister's wedding")
 _PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
@@ -695,7 +702,10 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     # "avoid tea, coffee, milk and antacids": a list after the instruction is its object
     listed = bool(own) and len(own[0][1].split()) <= 3
     fallback = indexed[0] if indexed and is_advice(head) and listed else own[0] if own else (0, head)
-    at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
+    # a statement that names the thing is no instruction where another part instructs: "doxycycline
+    # doesn't affect desogestrel - you can keep taking both as normal"
+    advising = [pair for pair in indexed if is_advice(pair[1])] if not is_advice(fallback[1]) else []
+    at, chosen = next((pair for pair in own if is_advice(pair[1])), advising[0] if advising else fallback)
     # the instruction's own targets, where it names some: "hold off on the antibiotic and treat the pain
     # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
     named = _with_generics(frozenset(t for t in targets if t in targets_of(chosen) or t in chosen), targets)
@@ -718,7 +728,8 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         stage=bool(_PLANNED_STAGE.search(lowered)),
         regardless=bool(_REGARDLESS.search(lowered)),
         conditional=condition is not None,
-        conditions=content_words(condition or ""),
+        # "if she's not sure whether she's had it": doubt is a case of its own, in words of no content
+        conditions=content_words(condition or "") | ({"unsure"} if _UNSURE.search(condition or "") else set()),
         changing=bool(_CHANGING.search(lowered)) and not rules_out_change,
         days=_days(lowered),
         resumes=bool(_RESUME.search(instruction)),
@@ -751,7 +762,7 @@ def _other_action(instruction: str, head: str, lowered: str) -> str | None:
     when it is about doing the thing itself."""
     if _EXTRA_DOSE.search(lowered):
         return "extra dose"
-    if _SPACING.search(instruction):
+    if _SPACING.search(instruction) or _SPACED_FROM.search(lowered):
         return "spacing"
     found = next((m for part in (instruction, head) if (m := _OTHER_ACTION.search(part))), None)
     return found.group(0).split()[-1] if found else None
