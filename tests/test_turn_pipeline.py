@@ -442,3 +442,24 @@ async def test_one_dose_of_a_days_schedule_does_not_say_when_the_medicine_is_tak
     flip = [turn(0, "Take your metformin with your evening meal."), turn(1, "Take the metformin with breakfast.")]
     _, outcomes = await run(pipeline, [t.model_copy(update={"session_id": "s2"}) for t in flip])
     assert [c.disagrees_on for c in outcomes[1].conflicts] == ["time of day"]
+
+
+async def test_an_answer_to_what_to_do_in_a_case_holds_in_that_case_only() -> None:
+    """Sick-day rules: "stop the metformin", asked what to do if a stomach bug comes, does not
+    reverse "take it every day with food"; the same words unasked do."""
+    pipeline = pipeline_finding("metformin")
+    asked = [
+        turn(0, "Take metformin 500 mg twice a day with meals."),
+        turn(1, "What should I do if I ever get a stomach bug while on this?", Role.user),
+        turn(2, "Stop the metformin temporarily and restart once you're eating normally."),
+    ]
+    _, outcomes = await run(pipeline, asked)
+    assert outcomes[2].conflicts == []
+    unasked = [
+        turn(0, "Take metformin 500 mg twice a day with meals.", session="s2"),
+        turn(1, "Thanks, anything else?", Role.user, session="s2"),
+        turn(2, "Stop the metformin.", session="s2"),
+    ]
+    _, outcomes = await run(pipeline, unasked)
+    [conflict] = outcomes[2].conflicts
+    assert conflict.kind == "turn_self_contradiction"
