@@ -699,3 +699,10 @@ def test_doubt_whether_a_dose_was_had_is_a_case_of_its_own() -> None:
         "If she's not sure whether she's had it, it's better not to put another drop in.", frozenset({"latanoprost"})
     )
     assert unsure.conditions and disagreement(daily, unsure) is None
+
+
+def test_a_range_of_amounts_allows_each_end() -> None:
+    two = regimen_of("Take 2 puffs of the blue inhaler before you run.", frozenset({"salbutamol"}))
+    range_ = regimen_of("Take 2–4 puffs of your blue inhaler, one puff at a time.", frozenset({"salbutamol"}))
+    assert {(2.0, "puff"), (4.0, "puff")} <= range_.amounts and disagreement(two, range_) is None
+    assert disagreement(two, regimen_of("Take 6 puffs of the blue inhaler.", frozenset({"salbutamol"}))) == "amount"

@@ -565,7 +565,12 @@ def _count(number: str) -> float:
     return value if value is not None else float(number.replace(",", ""))
 
 
+# a range of amounts: "2–4 puffs", "200 to 400 mg" allow each end
+_RANGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:\u2013|-|to)\s*(\d+(?:\.\d+)?)\s*([a-z\u00b5]+)\b")
+
+
 def _amounts(text: str) -> frozenset[tuple[float, str]]:
+    text = _RANGE.sub(r"\1 \3 \2 \3", text)
     found = set()
     for count, strength, unit, form in _COUNTED_STRENGTH.findall(text):
         found |= {
