@@ -709,8 +709,9 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     fallback = indexed[0] if indexed and is_advice(head) and listed else own[0] if own else (0, head)
     # a statement that names the thing is no instruction where another part instructs: "doxycycline
     # doesn't affect desogestrel - you can keep taking both as normal"
-    advising = [pair for pair in indexed if is_advice(pair[1])] if not is_advice(fallback[1]) else []
-    at, chosen = next((pair for pair in own if is_advice(pair[1])), advising[0] if advising else fallback)
+    if not is_advice(fallback[1]):
+        fallback = next((pair for pair in indexed if is_advice(pair[1])), fallback)
+    at, chosen = next((pair for pair in own if is_advice(pair[1])), fallback)
     # the instruction's own targets, where it names some: "hold off on the antibiotic and treat the pain
     # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
     named = _with_generics(frozenset(t for t in targets if t in targets_of(chosen) or t in chosen), targets)
