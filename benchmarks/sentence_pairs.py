@@ -1,0 +1,191 @@
+"""A learned sentence-pair judge, measured: every sentence of a later assistant turn against
+every sentence of each earlier one, no advice extraction and no topic gate, judged by an
+NLI model alone. Built in session 17 to size the next lever of issue #15: on the blind
+sets most missed reversals were lost before any judging (the rule extractor kept no claim
+for one side, or the gate kept the two claims apart).
+
+    python benchmarks/sentence_pairs.py build OUT.jsonl --held holdout8 holdout9 \\
+        --replay ../shared/data/nli/train/natural.jsonl.gz:3000 ...
+    contraflow nli train OUT.jsonl --backbone runs/nli-clinical/hf --out runs/sentence-judge \\
+        --epochs 1 --batch-size 32 --lr 3e-5 --seed 21 --threads 2 --bf16
+    contraflow nli export runs/sentence-judge/hf runs/sentence-judge/onnx
+    python benchmarks/sentence_pairs.py eval --model runs/sentence-judge/onnx --set holdout8 --set holdout9
+
+Labels come from the sessions' labels and from `data/spans/` (hand-marked, one line per
+reversal or revision session: the earlier and the later passage that change the advice).
+A sentence pair is a contradiction when its two turns are the labelled ones and each side
+overlaps its marked passage; every pair of a steady session, and every pair of a reversal
+session before its later turn, is not one; the other pairs of a changed session are left
+out (a later turn may repeat the reversal). `eval` has no fact detector: a revision's pair
+counts as a flag, so its false-alarm rate is the pessimistic one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+from trust import DATA, SETS, read_jsonl, session_files
+
+from streams.extract.advice import split_sentences
+from streams.extract.markdown import strip_markdown
+from streams.extract.reasoning import strip_reasoning
+
+SPANS = DATA / "spans"
+_WORD = re.compile(r"[a-z0-9]+")
+MIN_WORDS = 3  # "Yes." or "Good question." says nothing to compare
+OVERLAP = 0.6  # share of one side's words the other holds for a sentence to carry a marked passage
+
+
+@dataclass(frozen=True)
+class SentencePair:
+    session_id: str
+    label: str  # the session's: steady / reversal
+    earlier_turn: int
+    later_turn: int
+    earlier: str
+    later: str
+    contradiction: bool | None  # None: left out (a changed session after its change)
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def carries(sentence: str, passage: str) -> bool:
+    """Whether a sentence carries a marked passage: most words of one are in the other."""
+    a, b = _words(sentence), _words(passage)
+    shared = len(a & b)
+    return bool(a and b) and (shared / len(a) >= OVERLAP or shared / len(b) >= OVERLAP)
+
+
+def spans_of(path: Path) -> dict[str, dict]:
+    """The marked passages of a session file's changed sessions (empty: none marked yet)."""
+    marked = SPANS / path.name
+    return {row["session_id"]: row for row in read_jsonl(marked)} if marked.exists() else {}
+
+
+def marked_sets() -> list[str]:
+    """The sets whose changed sessions are all marked: the only ones training may use, so a
+    set held aside and never read (no marks) cannot leak into it."""
+    return sorted(w for w in SETS if all((SPANS / p.name).exists() for p in session_files(w)))
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in split_sentences(strip_markdown(strip_reasoning(text))) if len(s.split()) >= MIN_WORDS]
+
+
+def sentence_pairs(which: str) -> Iterator[SentencePair]:
+    for path in session_files(which):
+        labels = {row["session_id"]: row for row in read_jsonl(path.with_suffix(".labels.jsonl"))}
+        marked = spans_of(path)
+        turns: dict[str, dict[int, list[str]]] = defaultdict(dict)
+        for row in read_jsonl(path):
+            if row["role"] == "assistant":
+                turns[row["session_id"]][row["turn_index"]] = sentences(row["text"])
+        for session_id, by_turn in turns.items():
+            label = labels[session_id]
+            change = label["reversal"] or label["revision"]
+            span = marked.get(session_id)
+            order = sorted(by_turn)
+            for k, later_turn in enumerate(order):
+                for earlier_turn in order[:k]:
+                    for a in by_turn[earlier_turn]:
+                        for b in by_turn[later_turn]:
+                            if not change or later_turn < change["later_turn"]:
+                                verdict: bool | None = False
+                            elif span and (earlier_turn, later_turn) == (span["earlier_turn"], span["later_turn"]):
+                                verdict = (carries(a, span["earlier_span"]) and carries(b, span["later_span"])) or None
+                            else:
+                                verdict = None
+                            yield SentencePair(session_id, label["label"], earlier_turn, later_turn, a, b, verdict)
+
+
+def build(out: Path, held: list[str], replay: list[str], seed: int) -> None:
+    """Training pairs from every set not held aside: marked pairs (and the marked passages
+    themselves) as contradictions in both orders, twice; the rest as non_contradiction in
+    one drawn order; plus a drawn share of general NLI data so the model keeps it."""
+    draw = random.Random(seed)
+    rows: list[dict] = []
+    for which in sorted(set(marked_sets()) - set(held)):
+        for pair in sentence_pairs(which):
+            if pair.contradiction:
+                rows += 2 * [
+                    _row(pair.earlier, pair.later, "contradiction"),
+                    _row(pair.later, pair.earlier, "contradiction"),
+                ]
+            elif pair.contradiction is False:
+                a, b = (pair.earlier, pair.later) if draw.random() < 0.5 else (pair.later, pair.earlier)
+                rows.append(_row(a, b, "non_contradiction"))
+        for path in session_files(which):
+            for span in spans_of(path).values():
+                a, b = span["earlier_span"], span["later_span"]
+                rows += 2 * [_row(a, b, "contradiction"), _row(b, a, "contradiction")]
+    for spec in replay:
+        name, count = spec.rsplit(":", 1)
+        general = read_jsonl(Path(name))
+        rows += draw.sample(general, min(int(count), len(general)))
+    draw.shuffle(rows)
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    print(f"wrote {len(rows)} training pairs to {out}")
+
+
+def _row(premise: str, hypothesis: str, label: str) -> dict:
+    return {"premise": premise, "hypothesis": hypothesis, "label": label, "source": "session_sentences"}
+
+
+def evaluate(model: str, which: list[str], thresholds: list[float]) -> None:
+    from streams.services import load_components
+    from streams.settings import Settings
+
+    pairs = [p for w in which for p in sentence_pairs(w)]
+    scorer = load_components(Settings(nli_model=model)).scorer
+    both = [(p.earlier, p.later) for p in pairs] + [(p.later, p.earlier) for p in pairs]
+    rows = np.concatenate([scorer.score(both[i : i + 256]) for i in range(0, len(both), 256)])
+    score = (rows[: len(pairs), 2] + rows[len(pairs) :, 2]) / 2  # seed 002's two-way mean
+    known = [(p.contradiction, s) for p, s in zip(pairs, score, strict=True) if p.contradiction is not None]
+    marked = any(y for y, _ in known)  # a set not marked yet has no known contradiction pair
+    auc = f"{roc_auc_score([y for y, _ in known], [s for _, s in known]):.3f}" if marked else "- (no marks)"
+    print(f"sets={','.join(which)} sentence pairs={len(pairs)} pair AUC={auc}")
+    sessions: dict[str, tuple[str, float]] = {}
+    for pair, s in zip(pairs, score, strict=True):
+        label, best = sessions.get(pair.session_id, (pair.label, 0.0))
+        sessions[pair.session_id] = (label, max(best, float(s)))
+    steady = [best for label, best in sessions.values() if label == "steady"]
+    reversals = [best for label, best in sessions.values() if label == "reversal"]
+    for t in thresholds:
+        false_alarm = sum(b >= t for b in steady) / len(steady)
+        recall = sum(b >= t for b in reversals) / len(reversals)
+        accuracy = (len(steady) * (1 - false_alarm) + len(reversals) * recall) / len(sessions)
+        print(f"  threshold {t:.2f}: accuracy {accuracy:.3f} false alarm {false_alarm:.3f} recall {recall:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="write training pairs from the sets not held aside")
+    b.add_argument("out", type=Path)
+    b.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
+    b.add_argument("--replay", nargs="*", default=[], metavar="FILE:COUNT", help="general NLI pairs to mix in")
+    b.add_argument("--seed", type=int, default=7)
+    e = sub.add_parser("eval", help="pair AUC and session numbers of a model on some sets")
+    e.add_argument("--model", default="builtin")
+    e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
+    e.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.7, 0.9, 0.95, 0.98])
+    args = parser.parse_args()
+    if args.command == "build":
+        build(args.out, args.held, args.replay, args.seed)
+    else:
+        evaluate(args.model, args.set, args.thresholds)
+
+
+if __name__ == "__main__":
+    main()
