@@ -29,6 +29,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,8 @@ from trust import DATA, SETS, read_jsonl, session_files
 from streams.extract.advice import split_sentences
 from streams.extract.markdown import strip_markdown
 from streams.extract.reasoning import strip_reasoning
+from streams.services import load_components
+from streams.settings import Settings
 
 SPANS = DATA / "spans"
 _WORD = re.compile(r"[a-z0-9]+")
@@ -93,20 +96,22 @@ def sentence_pairs(which: str) -> Iterator[SentencePair]:
                 turns[row["session_id"]][row["turn_index"]] = sentences(row["text"])
         for session_id, by_turn in turns.items():
             label = labels[session_id]
-            change = label["reversal"] or label["revision"]
-            span = marked.get(session_id)
             order = sorted(by_turn)
             for k, later_turn in enumerate(order):
                 for earlier_turn in order[:k]:
-                    for a in by_turn[earlier_turn]:
-                        for b in by_turn[later_turn]:
-                            if not change or later_turn < change["later_turn"]:
-                                verdict: bool | None = False
-                            elif span and (earlier_turn, later_turn) == (span["earlier_turn"], span["later_turn"]):
-                                verdict = (carries(a, span["earlier_span"]) and carries(b, span["later_span"])) or None
-                            else:
-                                verdict = None
-                            yield SentencePair(session_id, label["label"], earlier_turn, later_turn, a, b, verdict)
+                    for a, b in product(by_turn[earlier_turn], by_turn[later_turn]):
+                        verdict = _verdict(label, marked.get(session_id), earlier_turn, later_turn, a, b)
+                        yield SentencePair(session_id, label["label"], earlier_turn, later_turn, a, b, verdict)
+
+
+def _verdict(label: dict, span: dict | None, earlier_turn: int, later_turn: int, a: str, b: str) -> bool | None:
+    """Whether sentences `a` (earlier) and `b` (later) contradict; None: unknown, left out."""
+    change = label["reversal"] or label["revision"]
+    if not change or later_turn < change["later_turn"]:
+        return False
+    if span and (earlier_turn, later_turn) == (span["earlier_turn"], span["later_turn"]):
+        return (carries(a, span["earlier_span"]) and carries(b, span["later_span"])) or None
+    return None
 
 
 def build(out: Path, held: list[str], replay: list[str], seed: int) -> None:
@@ -118,17 +123,13 @@ def build(out: Path, held: list[str], replay: list[str], seed: int) -> None:
     for which in sorted(set(marked_sets()) - set(held)):
         for pair in sentence_pairs(which):
             if pair.contradiction:
-                rows += 2 * [
-                    _row(pair.earlier, pair.later, "contradiction"),
-                    _row(pair.later, pair.earlier, "contradiction"),
-                ]
+                rows += _both_ways(pair.earlier, pair.later)
             elif pair.contradiction is False:
                 a, b = (pair.earlier, pair.later) if draw.random() < 0.5 else (pair.later, pair.earlier)
                 rows.append(_row(a, b, "non_contradiction"))
         for path in session_files(which):
             for span in spans_of(path).values():
-                a, b = span["earlier_span"], span["later_span"]
-                rows += 2 * [_row(a, b, "contradiction"), _row(b, a, "contradiction")]
+                rows += _both_ways(span["earlier_span"], span["later_span"])
     for spec in replay:
         name, count = spec.rsplit(":", 1)
         general = read_jsonl(Path(name))
@@ -138,14 +139,16 @@ def build(out: Path, held: list[str], replay: list[str], seed: int) -> None:
     print(f"wrote {len(rows)} training pairs to {out}")
 
 
+def _both_ways(earlier: str, later: str) -> list[dict]:
+    """A contradiction in both orders, twice (few against the many non-contradictions)."""
+    return 2 * [_row(earlier, later, "contradiction"), _row(later, earlier, "contradiction")]
+
+
 def _row(premise: str, hypothesis: str, label: str) -> dict:
     return {"premise": premise, "hypothesis": hypothesis, "label": label, "source": "session_sentences"}
 
 
 def evaluate(model: str, which: list[str], thresholds: list[float]) -> None:
-    from streams.services import load_components
-    from streams.settings import Settings
-
     pairs = [p for w in which for p in sentence_pairs(w)]
     scorer = load_components(Settings(nli_model=model)).scorer
     both = [(p.earlier, p.later) for p in pairs] + [(p.later, p.earlier) for p in pairs]

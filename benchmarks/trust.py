@@ -8,7 +8,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout3  # held aside in session 12 (30 sessions), first run in session 12
     python benchmarks/trust.py --set holdout4  # held aside in session 13 (40 sessions), first run in session 14
     python benchmarks/trust.py --set holdout5  # held aside in session 14 (40 sessions, blind), first run in session 14
-    python benchmarks/trust.py --set holdout6  # held aside in session 14 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout6  # held aside in session 14 (40 sessions, blind), first run in session 15
     python benchmarks/trust.py --set holdout7  # held aside in session 15 (40 sessions, blind), first run in session 16
     python benchmarks/trust.py --set holdout8  # held aside in session 16 (40 sessions, blind), first run in session 16
     python benchmarks/trust.py --set holdout9  # held aside in session 16 (40 sessions, blind), first run in session 17
