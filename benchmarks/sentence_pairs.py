@@ -36,7 +36,7 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 from trust import DATA, SETS, read_jsonl, session_files
 
-from streams.extract.advice import split_sentences
+from streams.extract.advice import sentences_worth_comparing
 from streams.extract.markdown import strip_markdown
 from streams.extract.reasoning import strip_reasoning
 from streams.services import load_components
@@ -44,7 +44,6 @@ from streams.settings import Settings
 
 SPANS = DATA / "spans"
 _WORD = re.compile(r"[a-z0-9]+")
-MIN_WORDS = 3  # "Yes." or "Good question." says nothing to compare
 OVERLAP = 0.6  # share of one side's words the other holds for a sentence to carry a marked passage
 
 
@@ -83,7 +82,7 @@ def marked_sets() -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in split_sentences(strip_markdown(strip_reasoning(text))) if len(s.split()) >= MIN_WORDS]
+    return sentences_worth_comparing(strip_markdown(strip_reasoning(text)))
 
 
 def sentence_pairs(which: str) -> Iterator[SentencePair]:

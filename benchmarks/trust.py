@@ -260,7 +260,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=sorted(SETS), default="dev", help="which sessions and pairs")
     parser.add_argument("--holdout", action="store_true", help="the same as --set holdout")
-    parser.add_argument("--verdict", choices=["regimen", "claims", "seed"], default="regimen")
+    parser.add_argument("--verdict", choices=["regimen", "claims", "sentences", "seed"], default="regimen")
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--stride", type=int, default=None, help="default: the settings' stride")
     parser.add_argument("--sweep", action="store_true", help="session and pair numbers over thresholds")
@@ -278,10 +278,13 @@ def main() -> None:
     components = load_components(settings)
     scorer = CachedScorer(components.scorer.score)
     which = "holdout" if args.holdout else args.set
-    thresholds = [0.5, 0.7, 0.9, 1.0] if args.sweep else [settings.contradiction_threshold]
+    sentences = args.verdict == "sentences"
+    sweep = [0.7, 0.8, 0.9, 0.95] if sentences else [0.5, 0.7, 0.9, 1.0]
+    threshold_setting = "sentence_threshold" if sentences else "contradiction_threshold"
+    thresholds = sweep if args.sweep else [getattr(settings, threshold_setting)]
     reports = {}
     for threshold in thresholds:
-        tuned = settings.model_copy(update={"contradiction_threshold": threshold})
+        tuned = settings.model_copy(update={threshold_setting: threshold})
         report = asyncio.run(evaluate(tuned, scorer, components, which, args.errors))
         if not args.no_decode and DECODE_DEV.exists():
             report["decode_dev_accuracy"] = decode_accuracy(scorer, threshold, args.verdict)

@@ -158,6 +158,8 @@ def turn_settings(settings: Settings) -> TurnSettings:
         global_window=settings.global_window,
         verdict=settings.verdict,
         contradiction_threshold=settings.contradiction_threshold,
+        sentence_threshold=settings.sentence_threshold,
+        sentence_neighbours=settings.sentence_neighbours,
         topic_similarity=settings.topic_similarity,
         recall_gate=settings.recall_gate,
         recall_turn=settings.recall_turn,

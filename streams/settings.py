@@ -103,11 +103,12 @@ class Settings(BaseSettings):
         "advice", description="what turns are compared by: clinical advice (seed) or every declarative sentence"
     )
     global_window: int = Field(20, ge=0, description="earlier advice turns each new advice is checked against")
-    verdict: Literal["regimen", "claims", "seed"] = Field(
+    verdict: Literal["regimen", "claims", "sentences", "seed"] = Field(
         "regimen",
         description="regimen: claims, with pairs whose targets are known decided by the instruction's slots "
         "(polarity, amount, frequency, time of day, food); claims: atomic items, topic gate, both directions, "
-        "threshold, revisions; seed: seed 000's whole-advice argmax",
+        "threshold, revisions; sentences: every sentence of a turn against its nearest earlier sentences, judged "
+        "by the model alone; seed: seed 000's whole-advice argmax",
     )
     contradiction_threshold: float = Field(
         0.7,
@@ -115,6 +116,14 @@ class Settings(BaseSettings):
         le=1,
         description="claims: mean p(contradiction) of both directions at or above this contradicts; regimen: the "
         "same, for pairs the slots cannot decide",
+    )
+    sentence_threshold: float = Field(
+        0.8, ge=0, le=1, description="sentences: mean p(contradiction) of both directions at or above this contradicts"
+    )
+    sentence_neighbours: int = Field(
+        3,
+        ge=0,
+        description="sentences: earlier sentences (most similar first) each new sentence is judged against (0: all)",
     )
     topic_similarity: float = Field(
         1.0,

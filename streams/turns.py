@@ -41,6 +41,7 @@ from streams.extract.advice import (
     extract_statements,
     instruction_part,
     is_assent,
+    sentences_worth_comparing,
     split_sentences,
 )
 from streams.extract.entity_filter import filter_entities
@@ -88,6 +89,8 @@ class TurnSettings:
     global_window: int = default("global_window")
     verdict: str = default("verdict")
     contradiction_threshold: float = default("contradiction_threshold")
+    sentence_threshold: float = default("sentence_threshold")
+    sentence_neighbours: int = default("sentence_neighbours")
     topic_similarity: float = default("topic_similarity")
     recall_gate: float = default("recall_gate")
     recall_turn: int = default("recall_turn")
@@ -180,10 +183,12 @@ class TurnPipeline:
         self.settings = settings or TurnSettings()
         # slots are those of instructions: statements (compare=statements) are judged by the claims rule
         statements = self.settings.compare == "statements" and self.settings.verdict == "regimen"
+        sentences = self.settings.verdict == "sentences"
         self.rule = VerdictRule(
             "claims" if statements else self.settings.verdict,
-            self.settings.contradiction_threshold,
+            self.settings.sentence_threshold if sentences else self.settings.contradiction_threshold,
             self.settings.topic_similarity,
+            self.settings.sentence_neighbours,
         )
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
 
@@ -235,6 +240,8 @@ class TurnPipeline:
         return extract_statements(text) if self.settings.compare == "statements" else advice_items(text)
 
     def _unit_text(self, text: str) -> str:
+        if self.rule.sentences:
+            return " ".join(sentences_worth_comparing(text))
         return " ".join(extract_statements(text)) if self.settings.compare == "statements" else extract_advice(text)
 
     async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
@@ -243,6 +250,8 @@ class TurnPipeline:
         user's last turn, or the medicines last named in the conversation."""
         if self.rule.seed:
             return []
+        if self.rule.sentences:
+            return [AdviceClaim(text=sentence) for sentence in sentences_worth_comparing(text)]
         by_sentence = self._items_by_sentence(text)
         entities = await self._entities(text) if any(items for _, items in by_sentence) else []
         named_entities = {" ".join(e.lower().split()) for e in entities}
@@ -274,7 +283,8 @@ class TurnPipeline:
 
     async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
         """Cosine of claim embeddings, for the claims the target gate cannot place (cached per text)."""
-        if self.services.embed is None or self.rule.seed or self.rule.topic_similarity >= 1.0:
+        gate_off = self.rule.topic_similarity >= 1.0 and not self.rule.sentences
+        if self.services.embed is None or self.rule.seed or gate_off:
             return None
         claims = [c for item in (*earlier, current) for c in item.claims]
         if not any(needs_similarity(c) for c in claims):

@@ -13,6 +13,12 @@ Three rules, chosen by the `verdict` setting:
   `topic_similarity`); each gated pair is scored in both directions and the two
   p(contradiction) are averaged, as seed 002's NCP does; the pair contradicts when that
   mean is at or above `contradiction_threshold`.
+- ``sentences``: no advice extraction, no topic gate and no slots: every sentence of the
+  new turn is scored, both directions, against the `neighbours` earlier sentences of the
+  compared turns nearest to it by embedding cosine (all of them without an embedder),
+  and contradicts when the two-way mean reaches the threshold. Built for the model
+  fine-tuned on hand-marked sessions (docs/verdicts.md), which learned which sentence
+  pairs of a conversation change the advice.
 - ``seed``: seed 000 as written: the whole advice of one turn against the whole advice of
   the other, one direction (earlier → later), contradiction when it is the argmax.
 
@@ -42,10 +48,15 @@ class VerdictRule:
     verdict: str = "regimen"
     threshold: float = 0.5
     topic_similarity: float = 0.6
+    neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
 
     @property
     def seed(self) -> bool:
         return self.verdict == "seed"
+
+    @property
+    def sentences(self) -> bool:
+        return self.verdict == "sentences"
 
     @property
     def regimen(self) -> bool:
@@ -162,6 +173,17 @@ def one_dose_of_a_schedule(claims: Sequence[AdviceClaim], index: int) -> bool:
     )
 
 
+def nearest(
+    earlier_turns: Sequence[AdviceItem], new: AdviceClaim, neighbours: int, similarity: Similarity | None
+) -> list[tuple[AdviceItem, str]]:
+    """The earlier sentences a new sentence is scored against: the `neighbours` most similar
+    to it over all compared turns (all of them when there is no embedder, or neighbours=0)."""
+    candidates = [(turn, claim.text) for turn in earlier_turns for claim in turn.claims]
+    if similarity is None or not 0 < neighbours < len(candidates):
+        return candidates
+    return sorted(candidates, key=lambda candidate: -similarity(candidate[1], new.text))[:neighbours]
+
+
 def plan_pairs(
     earlier_turns: Sequence[AdviceItem],
     new: AdviceItem,
@@ -172,6 +194,11 @@ def plan_pairs(
     """The pairs of `new` against each earlier turn that the rule scores; `add` puts one
     (premise, hypothesis) into the scorer's batch and returns its row."""
     planned: list[PlannedPair] = []
+    if rule.sentences:
+        for claim in new.claims:
+            for earlier, text in nearest(earlier_turns, claim, rule.neighbours, similarity):
+                planned.append(PlannedPair(earlier, text, claim.text, add(text, claim.text), add(claim.text, text)))
+        return planned
     for earlier in earlier_turns:
         if rule.seed:
             if earlier.text and new.text:

@@ -463,3 +463,63 @@ async def test_an_answer_to_what_to_do_in_a_case_holds_in_that_case_only() -> No
     _, outcomes = await run(pipeline, unasked)
     [conflict] = outcomes[2].conflicts
     assert conflict.kind == "turn_self_contradiction"
+
+
+async def _embed(texts: list[str]) -> np.ndarray:
+    from streams.embeddings import shared_embedder
+
+    return shared_embedder().embed(texts)
+
+
+def sentence_pipeline(nli: ScriptedNLI, neighbours: int = 1, embed: bool = True) -> TurnPipeline:
+    services = TurnServices(score=nli, embed=_embed if embed else None)
+    settings = TurnSettings(stride=1, verdict="sentences", sentence_threshold=0.8, sentence_neighbours=neighbours)
+    return TurnPipeline(services, settings)
+
+
+async def test_sentences_mode_judges_each_sentence_against_its_nearest_earlier_one() -> None:
+    nli = ScriptedNLI({"twice a day": CONTRA})
+    pipeline = sentence_pipeline(nli)
+    texts = [
+        "Take the amlodipine once a day. Your blood pressure readings look good. Yes.",
+        "The amlodipine should be taken twice a day. Keep checking your blood pressure.",
+    ]
+    state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    # each later sentence meets only the earlier sentence nearest to it (neighbours=1), in both
+    # directions; "Yes." says too little to compare; a statement of the dose is compared too
+    # (the advice extractor would have dropped it)
+    assert sorted(nli.calls) == sorted(
+        [
+            ("Take the amlodipine once a day.", "The amlodipine should be taken twice a day."),
+            ("The amlodipine should be taken twice a day.", "Take the amlodipine once a day."),
+            ("Your blood pressure readings look good.", "Keep checking your blood pressure."),
+            ("Keep checking your blood pressure.", "Your blood pressure readings look good."),
+        ]
+    )
+    [conflict] = outcomes[1].conflicts
+    assert conflict.kind == "turn_self_contradiction" and conflict.disagrees_on is None
+    assert conflict.claim_b.text == "The amlodipine should be taken twice a day."
+    assert (state.evaluated_pairs, state.contradictions) == (1, 1)
+    assert outcomes[1].scores[0].nli_pairs == 4
+
+
+async def test_sentences_mode_without_an_embedder_judges_every_pair() -> None:
+    nli = ScriptedNLI({})
+    pipeline = sentence_pipeline(nli, embed=False)
+    texts = ["Take the amlodipine once a day. Check your blood pressure weekly.", "Keep going with the amlodipine."]
+    await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+    assert len(nli.calls) == 4  # two earlier sentences, both directions
+
+
+async def test_sentences_mode_publishes_a_change_after_a_new_fact_as_a_revision() -> None:
+    nli = ScriptedNLI({"Stop taking": CONTRA}, premise_word="ibuprofen")
+    pipeline = sentence_pipeline(nli, neighbours=0)
+    turns = [
+        turn(0, "You can take ibuprofen for the back pain."),
+        turn(1, "I've just found out I'm pregnant.", Role.user),
+        turn(2, "Stop taking the ibuprofen now."),
+    ]
+    state, outcomes = await run(pipeline, turns)
+    [revision] = outcomes[2].conflicts
+    assert revision.kind == "turn_revision" and revision.justified_by is not None
+    assert revision.justified_by.turn_index == 1 and state.contradictions == 0

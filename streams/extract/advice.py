@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 MIN_CLAUSE_WORDS = 2
+MIN_COMPARED_WORDS = 3  # words a sentence needs to be compared (verdict=sentences)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]|\d+[.)])?\s*")
 _LEAD = (
     r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case|ideally)"
@@ -237,6 +238,12 @@ def split_sentences(text: str) -> list[str]:
         avoiding = bool(_AVOID_HEADING.search(line))
         sentences += parts
     return sentences
+
+
+def sentences_worth_comparing(text: str) -> list[str]:
+    """The sentences of a response that say enough to compare (verdict=sentences): "Yes."
+    or "Good question." do not."""
+    return [s for s in split_sentences(text) if len(s.split()) >= MIN_COMPARED_WORDS]
 
 
 def _unconditioned(sentence: str) -> str:
