@@ -12,7 +12,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout7  # held aside in session 15 (40 sessions, blind), first run in session 16
     python benchmarks/trust.py --set holdout8  # held aside in session 16 (40 sessions, blind), first run in session 16
     python benchmarks/trust.py --set holdout9  # held aside in session 16 (40 sessions, blind), first run in session 17
-    python benchmarks/trust.py --set holdout10 # held aside in session 17 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout10 # held aside in session 17 (40 sessions, blind), first run in session 18
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
     python benchmarks/trust.py --errors        # also print the wrong sessions and what was published (spends a set)
