@@ -282,7 +282,8 @@ class TurnPipeline:
         return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
 
     async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
-        """Cosine of claim embeddings, for the claims the target gate cannot place (cached per text)."""
+        """Cosine of claim embeddings (cached per text): for the claims the target gate cannot
+        place, and for choosing each new sentence's nearest earlier ones (verdict=sentences)."""
         gate_off = self.rule.topic_similarity >= 1.0 and not self.rule.sentences
         if self.services.embed is None or self.rule.seed or gate_off:
             return None
