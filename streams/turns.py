@@ -65,7 +65,7 @@ from streams.metrics.drift import drift_slope, recall_at
 from streams.metrics.ncp import ncp
 from streams.metrics.recall import entity_scores
 from streams.settings import default
-from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs
+from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs, plan_reverse
 
 ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
 ExtractFn = Callable[[str], Awaitable[list[str]]]
@@ -281,6 +281,9 @@ class TurnPipeline:
             return [(text, self._units(text))]
         return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
 
+    async def _score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        return await self.services.score(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
+
     async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
         """Cosine of claim embeddings (cached per text): for the claims the target gate cannot
         place, and for choosing each new sentence's nearest earlier ones (verdict=sentences)."""
@@ -345,9 +348,13 @@ class TurnPipeline:
             compared = [*compared, previous]
         batch = _Batch()
         planned = plan_pairs(compared, current, self.rule, batch.add, await self._similarity(compared, current))
-        verdict_rows = len(batch.pairs)
         ncp_rows = [(batch.add(visible, c), batch.add(c, visible)) for c in turn.candidates if c.strip()]
-        rows = await self.services.score(batch.pairs) if batch.pairs else np.zeros((0, 3), dtype=np.float32)
+        rows = await self._score(batch.pairs)
+        first_round = len(batch.pairs)
+        planned = plan_reverse(planned, rows, self.rule, batch.add)
+        if len(batch.pairs) > first_round:
+            rows = np.concatenate([rows, await self._score(batch.pairs[first_round:])])
+        verdict_rows = len(batch.pairs) - 2 * len(ncp_rows)
         verdicts = judge(planned, rows, self.rule)
 
         adjacent_key = previous.event_id if adjacent and previous is not None else None

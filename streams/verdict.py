@@ -22,8 +22,9 @@ Three rules, chosen by the `verdict` setting:
 - ``seed``: seed 000 as written: the whole advice of one turn against the whole advice of
   the other, one direction (earlier → later), contradiction when it is the argmax.
 
-`plan_pairs` says which pairs to score; `judge` reads the scores back and gives, per
-earlier turn, the strongest pair and whether it contradicts."""
+`plan_pairs` says which pairs to score (`plan_reverse` the second round of ``sentences``);
+`judge` reads the scores back and gives, per earlier turn, the strongest pair and whether it
+contradicts."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class TurnVerdict:
     new_claim: str
     nli_ab: NLIProbabilities
     nli_ba: NLIProbabilities | None
-    score: float  # what the rule compares: the two-way mean, or the one-way p(contradiction)
+    score: float  # the two-way mean, or the one-way p(contradiction) (seed; sentences when one way cannot reach it)
     contradicts: bool
     pairs: int  # gated claim pairs scored against this turn
     slot: str | None = None  # regimen rule: the slot the claims disagree on
@@ -197,7 +198,7 @@ def plan_pairs(
     if rule.sentences:
         for claim in new.claims:
             for earlier, text in nearest(earlier_turns, claim, rule.neighbours, similarity):
-                planned.append(PlannedPair(earlier, text, claim.text, add(text, claim.text), add(claim.text, text)))
+                planned.append(PlannedPair(earlier, text, claim.text, add(text, claim.text), None))
         return planned
     for earlier in earlier_turns:
         if rule.seed:
@@ -220,6 +221,23 @@ def plan_pairs(
     return planned
 
 
+def plan_reverse(
+    planned: Sequence[PlannedPair], rows: np.ndarray, rule: VerdictRule, add: Callable[[str, str], int]
+) -> list[PlannedPair]:
+    """verdict=sentences scores each pair earlier → new first, and the reverse only where the
+    two-way mean can still reach the threshold (p ≥ 2 × threshold − 1): the verdict is the
+    same as scoring both directions of every pair, and most pairs cost one row."""
+    if not rule.sentences:
+        return list(planned)
+    floor = 2 * rule.threshold - 1
+    return [
+        replace(pair, row_ba=add(pair.new_claim, pair.earlier_claim))
+        if pair.row_ba is None and rows[pair.row_ab, CONTRADICTION] >= floor
+        else pair
+        for pair in planned
+    ]
+
+
 def judge(planned: Sequence[PlannedPair], rows: np.ndarray, rule: VerdictRule) -> dict[str, TurnVerdict]:
     """Per earlier turn (by event id), its strongest pair and whether it contradicts."""
     verdicts: dict[str, TurnVerdict] = {}
@@ -227,8 +245,8 @@ def judge(planned: Sequence[PlannedPair], rows: np.ndarray, rule: VerdictRule) -
     for pair in planned:
         nli_ab = probabilities(rows[pair.row_ab])
         nli_ba = probabilities(rows[pair.row_ba]) if pair.row_ba is not None else None
-        if nli_ba is None:
-            score, contradicts = nli_ab.contradiction, nli_ab.verdict == "contradiction"
+        if nli_ba is None:  # seed: one direction, argmax; sentences: the reverse was not needed
+            score, contradicts = nli_ab.contradiction, not rule.sentences and nli_ab.verdict == "contradiction"
         else:
             score = two_way(nli_ab, nli_ba)
             contradicts = pair.slot is not None if pair.decided else score >= rule.threshold

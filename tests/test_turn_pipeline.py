@@ -485,22 +485,31 @@ async def test_sentences_mode_judges_each_sentence_against_its_nearest_earlier_o
         "The amlodipine should be taken twice a day. Keep checking your blood pressure.",
     ]
     state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
-    # each later sentence meets only the earlier sentence nearest to it (neighbours=1), in both
-    # directions; "Yes." says too little to compare; a statement of the dose is compared too
-    # (the advice extractor would have dropped it)
-    assert sorted(nli.calls) == sorted(
-        [
-            ("Take the amlodipine once a day.", "The amlodipine should be taken twice a day."),
-            ("The amlodipine should be taken twice a day.", "Take the amlodipine once a day."),
-            ("Your blood pressure readings look good.", "Keep checking your blood pressure."),
-            ("Keep checking your blood pressure.", "Your blood pressure readings look good."),
-        ]
-    )
+    # each later sentence meets only the earlier sentence nearest to it (neighbours=1); "Yes."
+    # says too little to compare; a statement of the dose is compared too (the advice
+    # extractor would have dropped it). The reverse direction is scored only for the pair
+    # whose first direction can still bring the two-way mean to the threshold.
+    assert nli.calls == [
+        ("Take the amlodipine once a day.", "The amlodipine should be taken twice a day."),
+        ("Your blood pressure readings look good.", "Keep checking your blood pressure."),
+        ("The amlodipine should be taken twice a day.", "Take the amlodipine once a day."),
+    ]
     [conflict] = outcomes[1].conflicts
     assert conflict.kind == "turn_self_contradiction" and conflict.disagrees_on is None
     assert conflict.claim_b.text == "The amlodipine should be taken twice a day."
+    assert conflict.nli_ba is not None
     assert (state.evaluated_pairs, state.contradictions) == (1, 1)
-    assert outcomes[1].scores[0].nli_pairs == 4
+    assert outcomes[1].scores[0].nli_pairs == 3
+
+
+async def test_sentences_mode_needs_both_directions_to_reach_the_threshold() -> None:
+    """A pair that one direction calls a contradiction (p 0.9) and the other does not
+    (p 0.5) has a two-way mean of 0.7: under the threshold of 0.8, no conflict."""
+    one_way = [0.05, 0.05, 0.9]
+    nli = ScriptedNLI({"twice a day": one_way, "once a day": [0.3, 0.2, 0.5]})
+    texts = ["Take the amlodipine once a day.", "The amlodipine should be taken twice a day."]
+    _, outcomes = await run(sentence_pipeline(nli), [turn(i, t) for i, t in enumerate(texts)])
+    assert len(nli.calls) == 2 and outcomes[1].conflicts == []
 
 
 async def test_sentences_mode_without_an_embedder_judges_every_pair() -> None:
@@ -508,7 +517,7 @@ async def test_sentences_mode_without_an_embedder_judges_every_pair() -> None:
     pipeline = sentence_pipeline(nli, embed=False)
     texts = ["Take the amlodipine once a day. Check your blood pressure weekly.", "Keep going with the amlodipine."]
     await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
-    assert len(nli.calls) == 4  # two earlier sentences, both directions
+    assert len(nli.calls) == 2  # both earlier sentences; no reverse: neither can contradict
 
 
 async def test_sentences_mode_publishes_a_change_after_a_new_fact_as_a_revision() -> None:
