@@ -264,7 +264,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=sorted(SETS), default="dev", help="which sessions and pairs")
     parser.add_argument("--holdout", action="store_true", help="the same as --set holdout")
-    parser.add_argument("--verdict", choices=["regimen", "claims", "sentences", "seed"], default="regimen")
+    parser.add_argument("--verdict", choices=["regimen", "claims", "sentences", "seed"], default=Settings().verdict)
     parser.add_argument("--model", default="builtin")
     parser.add_argument("--stride", type=int, default=None, help="default: the settings' stride")
     parser.add_argument("--sweep", action="store_true", help="session and pair numbers over thresholds")

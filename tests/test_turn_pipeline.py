@@ -1,5 +1,7 @@
 """The turn pipeline with a scripted NLI function (the NLI model is not under test here:
-its verdicts are given, and the pipeline's counting, sampling and events are checked)."""
+its verdicts are given, and the pipeline's counting, sampling and events are checked). The
+claim pipeline (verdict=regimen) is under test unless a test names another rule; those of
+verdict=sentences are at the end."""
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -61,7 +63,7 @@ async def run(pipeline: TurnPipeline, turns: list[TurnEvent], state: SessionStat
 
 
 async def test_every_assistant_turn_gets_a_score_and_user_turns_none() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(verdict="regimen", stride=1))
     turns = [
         turn(0, "hi", Role.user),
         turn(1, "Take aspirin daily."),
@@ -75,7 +77,7 @@ async def test_every_assistant_turn_gets_a_score_and_user_turns_none() -> None:
 
 async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
     nli = ScriptedNLI({})
-    pipeline = TurnPipeline(nli, TurnSettings(stride=2, global_window=0))
+    pipeline = TurnPipeline(nli, TurnSettings(verdict="regimen", stride=2, global_window=0))
     turns = [turn(i, f"Take drug {i} daily.") for i in range(5)]  # 4 adjacent pairs
     state, outcomes = await run(pipeline, turns)
     assert [o.scores[0].pair_evaluated for o in outcomes] == [False, True, False, True, False]
@@ -90,7 +92,7 @@ async def test_stride_two_evaluates_pairs_one_and_three_only() -> None:
 
 async def test_pair_without_advice_on_either_side_is_not_evaluated() -> None:
     nli = ScriptedNLI({})
-    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0))
+    pipeline = TurnPipeline(nli, TurnSettings(verdict="regimen", stride=1, global_window=0))
     turns = [turn(0, "Take aspirin daily."), turn(1, "That sounds difficult."), turn(2, "Stop aspirin now.")]
     state, outcomes = await run(pipeline, turns)
     assert [o.scores[0].pair_evaluated for o in outcomes] == [False, False, False]
@@ -126,7 +128,7 @@ async def test_alerts_fire_on_each_status_change_only() -> None:
 
 
 async def test_repeated_event_or_old_turn_changes_nothing() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1))
     state, _ = await run(pipeline, [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")])
     again = await pipeline.process(state, turn(1, "Never take aspirin."))
     older = await pipeline.process(state, turn(0, "Something else entirely.", event_id="new-id"))
@@ -139,15 +141,15 @@ async def test_repeated_event_or_old_turn_changes_nothing() -> None:
 
 async def test_outputs_have_deterministic_ids() -> None:
     turns = [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")]
-    first = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1)), turns)
-    second = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1)), turns)
+    first = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1)), turns)
+    second = await run(TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1)), turns)
     ids = [[e.model_dump() for e in o.scores + o.conflicts + o.alerts] for o in first[1]]
     assert ids == [[e.model_dump() for e in o.scores + o.conflicts + o.alerts] for o in second[1]]
     assert first[1][1].conflicts[0].conflict_id.startswith("conflict-")
 
 
 async def test_input_state_is_not_mutated() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(verdict="regimen", stride=1))
     state, _ = await run(pipeline, [turn(0, "Take aspirin daily.")])
     before = state.model_dump()
     await pipeline.process(state, turn(1, "Keep taking aspirin."))
@@ -156,7 +158,7 @@ async def test_input_state_is_not_mutated() -> None:
 
 async def test_global_consistency_checks_earlier_advice_and_names_both_turns() -> None:
     nli = ScriptedNLI({"Never": CONTRA}, premise_word="aspirin")
-    pipeline = TurnPipeline(nli, TurnSettings(stride=2, global_window=20))
+    pipeline = TurnPipeline(nli, TurnSettings(verdict="regimen", stride=2, global_window=20))
     texts = ["Take aspirin daily.", "Rest your knee.", "Drink more water.", "Never take aspirin."]
     _state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
     # turn 3 is compared only with the earlier advice about aspirin (the knee and the water
@@ -173,14 +175,14 @@ async def test_global_consistency_checks_earlier_advice_and_names_both_turns() -
 
 
 async def test_an_adjacent_contradiction_is_reported_once() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1, global_window=20))
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1, global_window=20))
     _, outcomes = await run(pipeline, [turn(0, "Take aspirin daily."), turn(1, "Never take aspirin.")])
     assert [c.scope for c in outcomes[1].conflicts] == ["adjacent"]
 
 
 async def test_ncp_scores_both_directions_against_every_candidate() -> None:
     nli = ScriptedNLI({"Never": CONTRA}, premise_word="Take")
-    pipeline = TurnPipeline(nli, TurnSettings(stride=1, global_window=0))
+    pipeline = TurnPipeline(nli, TurnSettings(verdict="regimen", stride=1, global_window=0))
     event = turn(0, "Take aspirin daily.").model_copy(update={"candidates": ["Never take aspirin.", "Take aspirin."]})
     _, [outcome] = await run(pipeline, [event])
     # p_contra(y, c1) = 0.9 (hypothesis "Never…"), p_contra(c1, y) = 0.02; c2 both 0.02
@@ -191,7 +193,8 @@ async def test_ncp_scores_both_directions_against_every_candidate() -> None:
 async def test_statements_mode_compares_declarative_sentences() -> None:
     nli = ScriptedNLI({"never": CONTRA})
     pipeline = TurnPipeline(
-        nli, TurnSettings(stride=1, global_window=0, compare="statements", contradiction_threshold=0.5)
+        nli,
+        TurnSettings(verdict="regimen", stride=1, global_window=0, compare="statements", contradiction_threshold=0.5),
     )
     texts = ["I live in Paris. Do you like travel?", "I have never lived in Paris."]
     state, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
@@ -203,7 +206,7 @@ async def test_statements_mode_compares_declarative_sentences() -> None:
 
 
 async def test_repetitive_text_is_cleaned_for_the_history_only() -> None:
-    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(verdict="regimen", stride=1))
     text = "Take aspirin daily. " * 5
     state, [outcome] = await run(pipeline, [turn(0, text)])
     score = outcome.scores[0]
@@ -228,7 +231,9 @@ def pipeline_finding(*names: str) -> TurnPipeline:
     async def extract(text: str) -> list[str]:
         return [name for name in names if name in text.lower()]
 
-    return TurnPipeline(TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(stride=1))
+    return TurnPipeline(
+        TurnServices(score=ScriptedNLI({}), extract_entities=extract), TurnSettings(verdict="regimen", stride=1)
+    )
 
 
 async def test_your_tablet_is_the_drug_the_turn_named_just_before() -> None:
@@ -311,7 +316,7 @@ async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> N
 
 
 async def test_go_ahead_says_yes_to_what_the_user_asked_about() -> None:
-    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({})), TurnSettings(stride=1))
+    pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({})), TurnSettings(verdict="regimen", stride=1))
     turns = [
         turn(0, "Avoid tea and coffee for an hour either side of the iron tablet."),
         turn(1, "I always have my tea with breakfast. Can't I just do that?", Role.user),
