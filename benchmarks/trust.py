@@ -46,7 +46,6 @@ from models.state import AdviceItem
 from streams.services import load_components, turn_services, turn_settings
 from streams.settings import Settings
 from streams.turns import TurnPipeline
-from streams.verdict import judge, plan_pairs
 
 DATA = Path(__file__).resolve().parent / "data"
 DECODE_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "nli" / "dev" / "decode_pairs_dev.jsonl.gz"
@@ -183,15 +182,7 @@ async def pair_verdicts(pipeline: TurnPipeline, pairs: list[tuple[str, str]]) ->
     for a, b in pairs:
         earlier = await item(pipeline, a, "a")
         later = await item(pipeline, b, "b")
-        batch: list[tuple[str, str]] = []
-
-        def add(premise: str, hypothesis: str, batch=batch) -> int:
-            batch.append((premise, hypothesis))
-            return len(batch) - 1
-
-        planned = plan_pairs([earlier], later, pipeline.rule, add, await pipeline._similarity([earlier], later))
-        rows = await pipeline.services.score(batch) if batch else np.zeros((0, 3), dtype=np.float32)
-        verdict = judge(planned, rows, pipeline.rule).get("a")
+        verdict = (await pipeline.judge_turn([earlier], later)).verdicts.get("a")
         verdicts.append(bool(verdict and verdict.contradicts))
     return verdicts
 

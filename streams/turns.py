@@ -175,6 +175,16 @@ class _Batch:
         return len(self.pairs) - 1
 
 
+@dataclass
+class Judged:
+    """A new turn's verdicts per earlier turn (by event id), the rows of the extra pairs
+    scored with them, and how many NLI rows the verdict took."""
+
+    verdicts: dict[str, TurnVerdict]
+    extra: np.ndarray
+    rows: int
+
+
 class TurnPipeline:
     """Scores the assistant turns of one session at a time."""
 
@@ -281,6 +291,21 @@ class TurnPipeline:
             return [(text, self._units(text))]
         return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
 
+    async def judge_turn(
+        self, earlier: Sequence[AdviceItem], current: AdviceItem, extra: Sequence[tuple[str, str]] = ()
+    ) -> Judged:
+        """The rule's verdict on `current` against each earlier turn; `extra` pairs (NCP's)
+        are scored in the same call."""
+        batch = _Batch()
+        planned = plan_pairs(earlier, current, self.rule, batch.add, await self._similarity(earlier, current))
+        extra_rows = [batch.add(premise, hypothesis) for premise, hypothesis in extra]
+        rows = await self._score(batch.pairs)
+        first_round = len(batch.pairs)
+        planned = plan_reverse(planned, rows, self.rule, batch.add)
+        if len(batch.pairs) > first_round:
+            rows = np.concatenate([rows, await self._score(batch.pairs[first_round:])])
+        return Judged(judge(planned, rows, self.rule), rows[extra_rows], len(batch.pairs) - len(extra_rows))
+
     async def _score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         return await self.services.score(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
 
@@ -346,16 +371,9 @@ class TurnPipeline:
         compared = earlier if current.text else []
         if adjacent and previous is not None and all(a.event_id != previous.event_id for a in compared):
             compared = [*compared, previous]
-        batch = _Batch()
-        planned = plan_pairs(compared, current, self.rule, batch.add, await self._similarity(compared, current))
-        ncp_rows = [(batch.add(visible, c), batch.add(c, visible)) for c in turn.candidates if c.strip()]
-        rows = await self._score(batch.pairs)
-        first_round = len(batch.pairs)
-        planned = plan_reverse(planned, rows, self.rule, batch.add)
-        if len(batch.pairs) > first_round:
-            rows = np.concatenate([rows, await self._score(batch.pairs[first_round:])])
-        verdict_rows = len(batch.pairs) - 2 * len(ncp_rows)
-        verdicts = judge(planned, rows, self.rule)
+        candidates = [c for c in turn.candidates if c.strip()]
+        judged = await self.judge_turn(compared, current, [p for c in candidates for p in ((visible, c), (c, visible))])
+        verdicts = judged.verdicts
 
         adjacent_key = previous.event_id if adjacent and previous is not None else None
         pair = verdicts.get(adjacent_key) if adjacent_key else None
@@ -404,7 +422,7 @@ class TurnPipeline:
                 evaluated_pairs=state.evaluated_pairs,
                 contradictions=state.contradictions,
                 revisions=state.revisions,
-                nli_pairs=verdict_rows,
+                nli_pairs=judged.rows,
                 k_conflict=state.k_conflict,
                 status=status,
                 global_evaluated_pairs=state.global_evaluated_pairs,
@@ -415,7 +433,7 @@ class TurnPipeline:
                 entities_extended=extended,
                 recall_at_t10=recall_t10,
                 drift_slope=slope,
-                ncp=ncp(rows[[a for a, _ in ncp_rows], 2], rows[[b for _, b in ncp_rows], 2]) if ncp_rows else None,
+                ncp=ncp(judged.extra[0::2, 2], judged.extra[1::2, 2]) if candidates else None,
                 alignment=await self._alignment(state),
                 repetition_ratio=repetition,
                 cleaned=cleaned,
