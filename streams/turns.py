@@ -250,9 +250,15 @@ class TurnPipeline:
         return extract_statements(text) if self.settings.compare == "statements" else advice_items(text)
 
     def _unit_text(self, text: str) -> str:
-        if self.rule.sentences:
-            return " ".join(sentences_worth_comparing(text))
+        """What a turn advises (every rule: K_Conflict's evaluated pairs are those whose two
+        turns both carry advice, as seed 000 counts them)."""
         return " ".join(extract_statements(text)) if self.settings.compare == "statements" else extract_advice(text)
+
+    def _comparable(self, item: AdviceItem) -> bool:
+        """Whether a turn is compared at all: by its sentences (verdict=sentences: a turn
+        whose advice the extractor missed is still judged, though its adjacent pair is not
+        counted in K_Conflict), else by its advice."""
+        return bool(item.claims) if self.rule.sentences else bool(item.text)
 
     async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
         """The atomic claims of a turn with their topics; a claim that names its object only
@@ -367,8 +373,9 @@ class TurnPipeline:
             and bool(current.text)
         )
         window = self.settings.global_window
-        earlier = [a for a in state.advice_history[len(state.advice_history) - window :] if a.text] if window else []
-        compared = earlier if current.text else []
+        history = state.advice_history[len(state.advice_history) - window :] if window else []
+        earlier = [a for a in history if self._comparable(a)]
+        compared = earlier if self._comparable(current) else []
         if adjacent and previous is not None and all(a.event_id != previous.event_id for a in compared):
             compared = [*compared, previous]
         candidates = [c for c in turn.candidates if c.strip()]
@@ -398,7 +405,7 @@ class TurnPipeline:
             outcome.conflicts.append(self._conflict(state, verdict, current, turn, scope, fact))
 
         state.previous_advice = current
-        if current.text:
+        if self._comparable(current):
             state.advice_history = [*state.advice_history, current][-self.settings.advice_history :]
 
         critical, extended = await self._entity_metrics(state, turn, visible)

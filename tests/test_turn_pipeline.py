@@ -537,3 +537,16 @@ async def test_sentences_mode_publishes_a_change_after_a_new_fact_as_a_revision(
     [revision] = outcomes[2].conflicts
     assert revision.kind == "turn_revision" and revision.justified_by is not None
     assert revision.justified_by.turn_index == 1 and state.contradictions == 0
+
+
+async def test_sentences_mode_counts_in_k_conflict_only_pairs_of_turns_that_both_advise() -> None:
+    """Seed 000's denominator stays: a turn the advice extractor finds no advice in makes no
+    evaluated pair, but its sentences are still judged against the earlier ones and a
+    contradiction there is published (scope global), not counted in K_Conflict."""
+    nli = ScriptedNLI({"mostly for show": CONTRA})
+    texts = ["Take the amlodipine once a day in the morning.", "Honestly, that morning routine is mostly for show."]
+    state, outcomes = await run(sentence_pipeline(nli), [turn(i, t) for i, t in enumerate(texts)])
+    [conflict] = outcomes[1].conflicts
+    assert conflict.kind == "turn_self_contradiction" and conflict.scope == "global"
+    assert (state.evaluated_pairs, state.contradictions, state.global_contradictions) == (0, 0, 1)
+    assert outcomes[1].scores[0].advice == ""
