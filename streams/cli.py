@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from streams.settings import Settings
+from streams.settings import Settings, load_settings
 
 EXIT_USER_ERROR = 2
 
@@ -32,7 +32,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["nli_model"] = args.model
     if getattr(args, "web_port", None):
         overrides["web_port"] = args.web_port
-    return Settings(**overrides)
+    return load_settings(overrides, {"broker_url": "--broker", "nli_model": "--model", "web_port": "--web-port"})
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 BUILTIN_MODEL = "builtin"
@@ -175,6 +175,15 @@ class Settings(BaseSettings):
             raise ValueError("sensitivity thresholds must be ordered strict <= balanced <= lenient")
         return self
 
+    @field_validator("broker_url")
+    @classmethod
+    def _ports_are_numbers(cls, url: str) -> str:
+        for server in url.split("://", 1)[-1].replace(",", ";").split(";"):
+            host, _, port = server.strip().rpartition(":")
+            if server.strip() and not (host and port.isdigit() and 0 < int(port) < 65536):
+                raise ValueError(f"'{server.strip()}' is not host:port with a port from 1 to 65535")
+        return url
+
     @property
     def nli_model_path(self) -> str:
         """The model location: the shipped directory for 'builtin', else as given."""
@@ -185,6 +194,27 @@ class Settings(BaseSettings):
         """host:port entries of broker_url."""
         url = self.broker_url.split("://", 1)[-1]
         return [part.strip() for part in url.replace(",", ";").split(";") if part.strip()]
+
+
+class SettingsError(ValueError):
+    """Settings that do not validate, said in one line that names each variable or option."""
+
+
+def load_settings(overrides: dict[str, Any] | None = None, options: dict[str, str] | None = None) -> Settings:
+    """Settings from the environment and `overrides`; `options` names the command-line
+    option each override came from, so that an error names what the user typed."""
+    try:
+        return Settings(**(overrides or {}))
+    except ValidationError as exc:
+        raise SettingsError("; ".join(_described(error, options or {}) for error in exc.errors())) from None
+
+
+def _described(error: Any, options: dict[str, str]) -> str:
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if not error["loc"]:  # a rule across fields
+        return message
+    field = str(error["loc"][0])
+    return f"{options.get(field) or 'CONTRAFLOW_' + field.upper()}={error['input']!r}: {message}"
 
 
 def default(name: str) -> Any:

@@ -1,6 +1,7 @@
 """The command line: help for every subcommand, and one readable error (no traceback)
 for the mistakes users make."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,16 @@ def test_eval_prints_the_report(tiny_onnx: Path, tmp_path: Path) -> None:
 def test_train_rejects_a_count_that_is_not_a_number(tmp_path: Path) -> None:
     result = contraflow("nli", "train", "--out", str(tmp_path / "out"), "--unrelated-negatives", "many", "x.jsonl")
     assert_one_readable_error(result, "--unrelated-negatives", "COUNT must be a whole number", "'many'")
+
+
+def test_a_bad_setting_names_its_environment_variable(tmp_path: Path) -> None:
+    env = {**os.environ, "CONTRAFLOW_KNOWLEDGE_SENSITIVITY": "extreme"}
+    result = contraflow("replay", "streams/samples/demo_turns.jsonl", "--out", str(tmp_path), env=env)
+    assert_one_readable_error(result, "CONTRAFLOW_KNOWLEDGE_SENSITIVITY='extreme'", "'strict', 'balanced' or 'lenient'")
+
+
+def test_a_broker_address_without_a_port_number_names_the_option(tmp_path: Path) -> None:
+    events = tmp_path / "turns.jsonl"
+    events.write_text('{"session_id": "s"}\n')
+    result = contraflow("send", str(events), "--broker", "notahost:abc")
+    assert_one_readable_error(result, "--broker=", "'notahost:abc' is not host:port")

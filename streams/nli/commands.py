@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from streams.nli.arguments import DEFAULT_TRAIN
-from streams.settings import NLIBackend, Settings
+from streams.settings import NLIBackend, load_settings
 
 
 def backbone_path() -> str:
@@ -22,7 +22,7 @@ def backbone_path() -> str:
 def _scorer(model: str | None, backend: str = "auto"):
     from streams.nli.scorer import load_scorer
 
-    settings = Settings()
+    settings = load_settings()
     return load_scorer(model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length)
 
 
