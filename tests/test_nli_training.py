@@ -213,3 +213,40 @@ def test_calibration_orders_the_three_sensitivities() -> None:
     assert ((p >= cal.strict) & flags).sum() / flags.sum() >= 0.9
     said = p >= cal.lenient
     assert (said & flags).sum() / said.sum() >= 0.95
+
+
+def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_path: Path) -> None:
+    """MPNet (all-mpnet-base-v2, the issue's optional teacher) takes no token_type_ids:
+    training and the transformers scorer feed it only what its forward accepts."""
+    from transformers import AutoTokenizer, MPNetConfig, MPNetForSequenceClassification
+
+    from streams.nli.commands import backbone_path
+    from streams.nli.scorer import TransformersScorer
+
+    backbone = tmp_path / "tiny-mpnet"
+    tokenizer = AutoTokenizer.from_pretrained(backbone_path(), model_input_names=["input_ids", "attention_mask"])
+    config = MPNetConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        num_labels=3,
+    )
+    MPNetForSequenceClassification(config).save_pretrained(backbone)
+    tokenizer.save_pretrained(backbone)
+    assert "token_type_ids" not in tokenizer("a", "b")
+    trained = train(
+        TrainConfig(
+            backbone=str(backbone),
+            train_files=[str(train_file)],
+            output_dir=str(tmp_path / "out"),
+            epochs=1,
+            batch_size=8,
+            threads=1,
+        ),
+        log=lambda _: None,
+    )
+    assert trained is not None
+    rows = TransformersScorer(trained).score([("A dog runs in the park.", "A cat sleeps indoors.")])
+    assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0, abs=1e-5)

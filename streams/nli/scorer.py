@@ -8,6 +8,7 @@ NLI model; CUDA with half precision when present). Nothing is fetched from a net
 
 from __future__ import annotations
 
+import inspect
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -155,12 +156,13 @@ class TransformersScorer(NLIScorer):
         except Exception as exc:  # transformers raises many kinds here
             raise NLIModelError(f"{model_dir}: the model weights do not load ({exc})") from exc
         self.model = model.to(self.device).eval()
+        self.input_names = set(inspect.signature(self.model.forward).parameters)  # MPNet takes no token types
 
     def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
         import torch
 
         with torch.inference_mode():
-            inputs = {k: torch.from_numpy(v).to(self.device) for k, v in encoded.items()}
+            inputs = {k: torch.from_numpy(v).to(self.device) for k, v in encoded.items() if k in self.input_names}
             return self.model(**inputs).logits.float().cpu().numpy()
 
 

@@ -166,7 +166,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
         truncation=True,
         max_length=config.max_length,
     )
-    encoded, segments = tokens["input_ids"], tokens["token_type_ids"]
+    encoded = tokens["input_ids"]
+    segments = tokens.get("token_type_ids")  # None: the backbone has no token types (MPNet)
     lengths = [len(ids) for ids in encoded]
     masks = _label_masks([e.label for e in examples])
 
@@ -237,8 +238,11 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
                 seq = encoded[i]
                 ids[row, : len(seq)] = torch.tensor(seq)
                 attention[row, : len(seq)] = 1
-                types[row, : len(seq)] = torch.tensor(segments[i])
-            inputs = {"input_ids": ids, "attention_mask": attention, "token_type_ids": types}
+                if segments is not None:
+                    types[row, : len(seq)] = torch.tensor(segments[i])
+            inputs = {"input_ids": ids, "attention_mask": attention}
+            if segments is not None:
+                inputs["token_type_ids"] = types
             inputs = {k: v.to(device) for k, v in inputs.items()}
             with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
                 logits = model(**inputs).logits
