@@ -103,7 +103,19 @@ def cmd_send(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise CLIError(f"no such file: {path}")
-    lines = [line.strip() for line in path.read_bytes().splitlines() if line.strip()]
+    _known_topics([args.topic], args.force)
+    numbered = [(number, line.strip()) for number, line in enumerate(path.read_bytes().splitlines(), 1)]
+    lines = [line for _, line in numbered if line]
+    if not args.force:
+        for number, line in numbered:
+            try:
+                if line:
+                    orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise CLIError(
+                    f"{path}:{number} is not JSON ({exc}); fix it, or pass --force to send every line as it is "
+                    "(the worker dead-letters what it cannot read)"
+                ) from None
     from streams.kafka import produce_lines
 
     sent = asyncio.run(produce_lines(_settings(args), args.topic, lines, args.key_field))
@@ -132,10 +144,25 @@ async def tail_topics(
     return seen
 
 
+def _known_topics(topics: list[str], force: bool) -> None:
+    """A misspelled topic is refused (unless --force): sending or listening to it would
+    succeed silently and do nothing."""
+    from topics.catalog import ALL_TOPICS
+
+    known = [spec.name for spec in ALL_TOPICS]
+    unknown = [topic for topic in topics if topic not in known]
+    if unknown and not force:
+        raise CLIError(
+            f"unknown topic {', '.join(map(repr, unknown))}: contraflow's topics are {', '.join(known)} "
+            "(--force to use another)"
+        )
+
+
 def cmd_tail(args: argparse.Namespace) -> int:
     from streams.render import render
     from topics.catalog import OUTPUT_TOPICS
 
+    _known_topics(args.topics, args.force)
     topics = args.topics or [spec.name for spec in OUTPUT_TOPICS if spec.name != "contraflow.scores" or args.scores]
 
     def emit(topic: str, event: dict) -> None:
@@ -248,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_broker(p)
     p.add_argument("--topic", default="contraflow.turns", help="topic to send to (default contraflow.turns)")
     p.add_argument("--key-field", default="session_id", help="field whose value is the record key")
+    p.add_argument("--force", action="store_true", help="send lines that are not JSON, or to a topic not in catalog")
     p.set_defaults(func=cmd_send)
 
     p = sub.add_parser("tail", help="print output events as they arrive")
@@ -257,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
     p.add_argument("--limit", type=int, help="stop after this many events")
     p.add_argument("--idle", type=float, help="stop after this many seconds without an event")
+    p.add_argument("--force", action="store_true", help="follow topics that are not in the catalog")
     p.set_defaults(func=cmd_tail)
 
     p = sub.add_parser("demo", help="start a broker and a worker, send sample conversations, print what comes out")

@@ -80,3 +80,16 @@ def test_a_broker_address_without_a_port_number_names_the_option(tmp_path: Path)
     events.write_text('{"session_id": "s"}\n')
     result = contraflow("send", str(events), "--broker", "notahost:abc")
     assert_one_readable_error(result, "--broker=", "'notahost:abc' is not host:port")
+
+
+def test_send_refuses_a_line_that_is_not_json_before_reaching_the_broker(tmp_path: Path) -> None:
+    events = tmp_path / "turns.jsonl"
+    events.write_bytes(b'{"session_id": "s"}\nnot json\n\xff\xfe\n')
+    result = contraflow("send", str(events), "--broker", f"127.0.0.1:{free_port()}")
+    assert_one_readable_error(result, f"{events}:2 is not JSON", "--force")
+
+
+@pytest.mark.parametrize("command", [["send", "streams/samples/demo_turns.jsonl", "--topic"], ["tail"]])
+def test_a_misspelled_topic_is_refused(command: list[str]) -> None:
+    result = contraflow(*command, "contraflow.turnz", "--broker", f"127.0.0.1:{free_port()}")
+    assert_one_readable_error(result, "unknown topic 'contraflow.turnz'", "contraflow.turns", "--force")
