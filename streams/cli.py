@@ -59,7 +59,9 @@ def cmd_broker(args: argparse.Namespace) -> int:
     import time
 
     from streams.broker import TansuBroker
+    from streams.signals import sigterm_interrupts
 
+    sigterm_interrupts()
     with TansuBroker(port=args.port or None) as broker:
         print(f"Tansu broker on {broker.bootstrap} (memory only). Use --broker {broker.bootstrap}. Ctrl-C stops it.")
         try:

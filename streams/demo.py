@@ -9,7 +9,6 @@ as they arrive, and stops everything it started.
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
 from collections import Counter
 from importlib.resources import files
@@ -20,6 +19,7 @@ from streams.broker import TansuBroker, free_port
 from streams.kafka import OutputReader, ensure_topics, produce_lines
 from streams.render import render
 from streams.settings import Settings
+from streams.signals import sigterm_interrupts
 from streams.worker_process import WorkerProcess
 from topics.catalog import ALL_TOPICS, DEADLETTER, OUTPUT_TOPICS, SCORES, TURNS
 
@@ -74,11 +74,7 @@ def _hold(worker: WorkerProcess, settings: Settings) -> None:
     """Keep the broker and worker up until Ctrl-C or SIGTERM (or the worker exits); the
     callers' context managers then stop both."""
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    sigterm_interrupts()
     print(
         f"\nholding: broker {settings.broker_url}, metrics http://127.0.0.1:{settings.web_port}/metrics "
         "(Ctrl-C to stop)",

@@ -1,7 +1,10 @@
 """The command line: help for every subcommand, and one readable error (no traceback)
 for the mistakes users make."""
 
+import contextlib
 import os
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +96,24 @@ def test_send_refuses_a_line_that_is_not_json_before_reaching_the_broker(tmp_pat
 def test_a_misspelled_topic_is_refused(command: list[str]) -> None:
     result = contraflow(*command, "contraflow.turnz", "--broker", f"127.0.0.1:{free_port()}")
     assert_one_readable_error(result, "unknown topic 'contraflow.turnz'", "contraflow.turns", "--force")
+
+
+def test_sigterm_stops_the_broker_command_and_its_tansu_child() -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streams.cli", "broker", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None and "Tansu broker on" in proc.stdout.readline()
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # listening
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+        with pytest.raises(OSError):  # nothing listens any more: the child is gone too
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # a leftover child of a failed run goes too
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
