@@ -71,4 +71,21 @@ def build_worker(settings: Settings, host: ModelHost | None = None) -> faust.App
     broker = attach_broker_watch(app, settings)
     if settings.web_enabled:
         attach_endpoints(app, metrics, broker, loading)
+    announce_ready(app, settings, loading)
     return app
+
+
+def announce_ready(app: faust.App, settings: Settings, loading: list[Loading]) -> None:
+    """One line on the console once the app runs and its models are loaded: what an
+    operator starting `contraflow worker` by hand waits for (/readyz says the same to probes)."""
+
+    @app.task
+    async def say_ready() -> None:
+        for part in loading:
+            await part.get()
+        model = settings.nli_model if needs_models(settings) else "none"
+        print(
+            f"contraflow worker: ready (broker {settings.broker_url}, roles {', '.join(settings.roles)}, "
+            f"NLI model {model}, verdict {settings.verdict})",
+            flush=True,
+        )

@@ -86,6 +86,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
     with _aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
+    print(f"contraflow worker: broker {settings.broker_url} answers, topics in place; starting", flush=True)
     # the models load in their own process from here on, while faust is imported and started
     host = ModelHost(settings, logging.getLevelName(args.loglevel.upper())) if needs_models(settings) else None
     import faust

@@ -85,6 +85,9 @@ def test_turns_flow_through_a_real_worker(broker, tiny_model: Path, tmp_path: Pa
         send(settings, [turn_line("delta", 1, "Take aspirin daily.")])
         later = collect(settings, worker, lambda ev: any(s["session_id"] == "delta" for s in ev["contraflow.scores"]))
         assert worker.alive and len(later["contraflow.scores"]) == 10
+        said = worker.log.read_text()  # what an operator starting it by hand sees
+        assert f"contraflow worker: broker {broker.url} answers" in said
+        assert "contraflow worker: ready (broker" in said and str(tiny_model) in said
     finally:
         worker.stop()
 
