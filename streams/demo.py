@@ -21,7 +21,7 @@ from streams.render import render
 from streams.settings import Settings
 from streams.signals import sigterm_interrupts
 from streams.worker_process import WorkerProcess
-from topics.catalog import ALL_TOPICS, DEADLETTER, OUTPUT_TOPICS, SCORES, TURNS
+from topics.catalog import ALL_TOPICS, CONFLICTS, DEADLETTER, OUTPUT_TOPICS, SCORES, TURNS
 
 SAMPLE = "demo_turns.jsonl"
 
@@ -106,8 +106,11 @@ async def _drive(
                 )
             for topic, _key, value in await reader.poll(1.0):
                 seen[topic] += 1
+                event = orjson.loads(value or b"{}")
+                if topic == CONFLICTS.name:
+                    seen[f"conflicts {event.get('scope')}"] += 1
                 if topic != SCORES.name or show_scores:
-                    print(render(topic, orjson.loads(value or b"{}")), flush=True)
+                    print(render(topic, event), flush=True)
     return seen
 
 
@@ -130,7 +133,9 @@ def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = F
             if hold:
                 _hold(worker, local)
     print(
-        f"\ndone in {time.monotonic() - started:.0f}s: {seen['contraflow.conflicts']} conflicts, "
+        f"\ndone in {time.monotonic() - started:.0f}s: {seen[CONFLICTS.name]} conflicts "
+        f"({seen['conflicts adjacent']} between adjacent turns, K_Conflict's pairs; "
+        f"{seen['conflicts global']} against earlier turns), "
         f"{seen['contraflow.alerts']} alerts, {seen[SCORES.name]} scores, {seen[DEADLETTER.name]} dead letters; "
         "broker and worker stopped."
     )

@@ -28,11 +28,9 @@ def render(topic: str, event: dict[str, Any]) -> str:
             f"           B: {_short(b['text'])}"
         )
     if topic == ALERTS.name:
-        return (
-            f"ALERT      session={event.get('session_id')} {event['metric']} "
-            f"{event['previous_status']} -> {event['status']} "
-            f"(value {event['value']:.3f}, threshold {event['threshold']:.2f}): {event['message']}"
-        )
+        # the message says what changed and why; session alerts name their session, rate alerts their model or tenant
+        where = f"session={event['session_id']} " if event.get("session_id") else ""
+        return f"ALERT      {where}{event['message']} ({event['previous_status']} -> {event['status']})"
     if topic == SCORES.name:
         k = event.get("k_conflict")
         k_text = "n/a" if k is None else f"{k:.3f}"

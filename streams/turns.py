@@ -577,6 +577,6 @@ class TurnPipeline:
             threshold=threshold,
             previous_status=previous,
             status=status,
-            message=f"{metric} {value:.3f}{detail} vs threshold {threshold:.2f}: {previous} -> {status}",
+            message=f"{metric} {value:.3f}{detail} vs threshold {threshold:.2f}",
             ts=turn.ts,
         )
