@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_conflicts)
 
     p = sub.add_parser("schemas", help="export the JSON Schema and doc page of every topic")
-    p.add_argument("--out", default="docs/topics", help="output folder (default docs/schemas)")
+    p.add_argument("--out", default="docs/topics", help="output folder (default docs/topics)")
     p.add_argument("--check", action="store_true", help="only check that the files are current")
     p.set_defaults(func=cmd_schemas)
 

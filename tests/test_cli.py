@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from streams.broker import free_port
+from streams.cli import build_parser
 
 SUBCOMMANDS = ["broker", "worker", "send", "tail", "demo", "schemas", "nli", "nli train", "nli eval", "nli export"]
 
@@ -117,3 +118,10 @@ def test_sigterm_stops_the_broker_command_and_its_tansu_child() -> None:
         with contextlib.suppress(ProcessLookupError):  # a leftover child of a failed run goes too
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def test_schemas_help_names_the_folder_it_writes() -> None:
+    parser_default = next(
+        a.default for a in build_parser()._subparsers._group_actions[0].choices["schemas"]._actions if a.dest == "out"
+    )
+    assert f"(default {parser_default})" in " ".join(contraflow("schemas", "--help").stdout.split())
