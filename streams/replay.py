@@ -89,7 +89,7 @@ def read_turns(path: Path) -> ReadResult:
 
     A malformed case (or line) is skipped and reported with its id (or line number);
     a file that is neither format raises ValueError."""
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     result = ReadResult(turns=[])
     if text.lstrip().startswith("["):
         try:
@@ -101,16 +101,29 @@ def read_turns(path: Path) -> ReadResult:
                 result.turns += study_c_turns(StudyCCase.model_validate(item))
             except ValidationError as exc:
                 result.skipped.append(f"{_case_label(item, index)}: {_first_error(exc)}")
-        return result
-    for line_no, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                result.turns.append(TurnEvent.model_validate_json(line))
-            except ValidationError as exc:
-                result.skipped.append(f"line {line_no}: {_first_error(exc)}")
+    else:
+        for line_no, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    result.turns.append(TurnEvent.model_validate_json(line))
+                except ValidationError as exc:
+                    result.skipped.append(f"line {line_no}: {_first_error(exc)}")
     if result.skipped and not result.turns:
-        raise ValueError(f"{path}: neither Study C JSON nor turn JSONL ({result.skipped[0]})")
+        raise ValueError(
+            f"{path}: nothing to replay: neither Study C JSON nor turn JSONL "
+            f"({len(result.skipped)} skipped; the first: {result.skipped[0]})"
+        )
     return result
+
+
+def read_utf8(path: Path) -> str:
+    """A file's text; one that is not UTF-8 is a ValueError naming the file and line."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{line}: not UTF-8 text ({exc.reason}, byte {data[exc.start]:#04x})") from None
 
 
 async def replay_turns(

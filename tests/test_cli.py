@@ -125,3 +125,20 @@ def test_schemas_help_names_the_folder_it_writes() -> None:
         a.default for a in build_parser()._subparsers._group_actions[0].choices["schemas"]._actions if a.dest == "out"
     )
     assert f"(default {parser_default})" in " ".join(contraflow("schemas", "--help").stdout.split())
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line(tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_bytes(b'{"event_id": "x", "session_id": "s", "turn_index": 1, "role": "assistant",\n "text": "\xff"}\n')
+    assert_one_readable_error(contraflow("replay", str(turns), "--out", str(tmp_path / "out")), f"{turns}:2", "UTF-8")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_bytes(b'{"premise": "a", "hypothesis": "b", "label": "entailment"}\n\xff\n')
+    assert_one_readable_error(contraflow("nli", "eval", str(pairs)), f"{pairs}:2", "UTF-8")
+
+
+def test_replay_of_a_list_with_no_case_in_it_is_an_error(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text('[{"a": 1}, {"b": 2}]')
+    result = contraflow("replay", str(cases), "--out", str(tmp_path / "out"))
+    assert result.returncode == 2 and "nothing to replay" in result.stderr and "2 skipped" in result.stderr
+    assert not (tmp_path / "out" / "report.html").exists()

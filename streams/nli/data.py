@@ -82,10 +82,8 @@ def _example(row: dict, path: Path) -> NLIExample | None:
     return NLIExample.model_validate(row)
 
 
-def _open_text(path: Path):
-    if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open("r", encoding="utf-8")
+def _open_bytes(path: Path):
+    return gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb")
 
 
 def iter_examples(path: str | Path) -> Iterator[NLIExample]:
@@ -93,8 +91,12 @@ def iter_examples(path: str | Path) -> Iterator[NLIExample]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"NLI data file not found: {path}")
-    with _open_text(path) as handle:
-        for line_no, line in enumerate(handle, start=1):
+    with _open_bytes(path) as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path}:{line_no}: not UTF-8 text ({exc.reason})") from None
             if not line.strip():
                 continue
             try:
