@@ -250,3 +250,12 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     assert trained is not None
     rows = TransformersScorer(trained).score([("A dog runs in the park.", "A cat sleeps indoors.")])
     assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, train_file: Path, capsys) -> None:
+    from streams.nli.evaluate import PROGRESS_CHUNK, evaluate_file
+    from streams.nli.scorer import load_scorer
+
+    result, gold, probabilities = evaluate_file(load_scorer(str(tiny_onnx)), train_file, progress=True)
+    assert result.pairs == len(gold) == len(probabilities) == len(ROWS) * 6 < PROGRESS_CHUNK
+    assert f"{len(gold)}/{len(gold)}" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         scorer = _scorer(args.model, args.backend)
         reports = []
         for path in args.files:
-            result, _, _ = evaluate_file(scorer, path)
+            result, _, _ = evaluate_file(scorer, path, progress=sys.stderr.isatty())  # no bar in a log
             reports.append(result.model_dump())
             print(format_report(result), flush=True)
         if args.json_out:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel
+from tqdm import tqdm
 
 from streams.nli.data import NLI_LABELS, TWO_CLASS_NEGATIVE, load_examples
 from streams.nli.scorer import NLIScorer
@@ -80,10 +81,23 @@ def report(name: str, gold: list[str], probabilities: np.ndarray) -> FileReport:
     )
 
 
-def evaluate_file(scorer: NLIScorer, path: str | Path) -> tuple[FileReport, list[str], np.ndarray]:
-    """Score one file; returns the report, the gold labels and the probabilities."""
+PROGRESS_CHUNK = 512  # pairs scored between two updates of the progress bar
+
+
+def evaluate_file(
+    scorer: NLIScorer, path: str | Path, progress: bool = False
+) -> tuple[FileReport, list[str], np.ndarray]:
+    """Score one file; returns the report, the gold labels and the probabilities. With
+    `progress`, a bar on stderr counts the pairs scored."""
     examples = load_examples([path])
-    probabilities = scorer.score([(e.premise, e.hypothesis) for e in examples])
+    pairs = [(e.premise, e.hypothesis) for e in examples]
+    chunks = range(0, len(pairs), PROGRESS_CHUNK)
+    with tqdm(total=len(pairs), desc=Path(path).name, unit="pair", disable=not progress) as bar:
+        scored = []
+        for start in chunks:
+            scored.append(scorer.score(pairs[start : start + PROGRESS_CHUNK]))
+            bar.update(len(scored[-1]))
+    probabilities = np.concatenate(scored) if scored else np.zeros((0, 3), dtype=np.float32)
     gold = [e.label for e in examples]
     return report(Path(path).name, gold, probabilities), gold, probabilities
 
