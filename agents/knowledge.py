@@ -52,6 +52,8 @@ def attach_knowledge_agent(
         out_key = (write.subject or write.entry_id).encode()
         for event in outcome.conflicts:
             await emit(CONFLICTS, out_key, event)
+        if metrics is not None:
+            metrics.verdicts.conflict_events(outcome.conflicts)
         for event in outcome.updates:
             await emit(MEMORY_UPDATES, event.entry_id.encode(), event)
         if slot_id and outcome.slot_value is not None:

@@ -48,6 +48,7 @@ def attach_turn_agent(
     sessions = json_table(app, SESSIONS_TABLE, settings)
     if metrics is not None:
         metrics.count_sessions(lambda: len(sessions))
+        metrics.verdicts.watch_sessions(lambda: sessions)
 
     async def handle(record: Record) -> None:
         turn = decode_event(record.value, TurnEvent)
@@ -68,6 +69,8 @@ def attach_turn_agent(
             scores=outcome.scores,
         )
         await send_outputs(emit, turn.session_id, outputs)
+        if metrics is not None:
+            metrics.verdicts.turn_outputs(outputs.scores, outputs.conflicts)
         kept = stored.recent_outputs if stored else []
         if settings.replay_turns and (outputs.conflicts or outputs.alerts or outputs.scores):
             kept = [*kept, outputs][-settings.replay_turns :]

@@ -51,7 +51,7 @@ def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -
 def build_worker(settings: Settings, host: ModelHost | None = None) -> faust.App:
     """Declare the agents of the worker's roles; their models load meanwhile, in the model
     process `host` (started here unless given: `contraflow worker` starts it first of all)."""
-    metrics = WorkerMetrics()
+    metrics = WorkerMetrics(settings.metrics_label_cap)
     app = create_app(settings)
     emit = topic_emitter(app, settings, metrics)
     loading: list[Loading] = []

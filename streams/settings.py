@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     max_text_chars: int = Field(20_000, ge=1, description="longer turn texts go to the dead-letter topic")
     deadletter_max_bytes: int = Field(8192, ge=0, description="raw bytes kept in a dead letter")
     dedup_window: int = Field(256, ge=1, description="recent event ids a session remembers")
+    metrics_label_cap: int = Field(
+        100, ge=1, description="distinct models (and tenants) with metric labels of their own; later ones are 'other'"
+    )
     compare: Literal["advice", "statements"] = Field(
         "advice", description="what turns are compared by: clinical advice (seed) or every declarative sentence"
     )

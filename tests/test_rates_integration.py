@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from streams.nli.scorer import load_scorer
 from streams.settings import BUILTIN_MODEL_DIR, Settings
@@ -138,6 +139,17 @@ def test_one_failure_and_one_recovery_alert_for_the_drifting_model_only(broker, 
         ):
             line = next((x for x in exposition.splitlines() if x.startswith(metric)), None)
             assert line is not None and float(line.split()[-1]) > 0, f"{metric} missing or zero"
+        # the contradiction series by model: model-a's contradictions, none of model-b's
+        by_model: dict[tuple[str, str], float] = {}
+        for family in text_string_to_metric_families(exposition):
+            for sample in family.samples:
+                if "model" in sample.labels:
+                    key = (sample.name, sample.labels["model"])
+                    by_model[key] = by_model.get(key, 0.0) + sample.value
+        assert by_model[("contraflow_turn_contradictions_total", "model-a")] >= 6
+        assert by_model.get(("contraflow_turn_contradictions_total", "model-b"), 0.0) == 0
+        assert by_model[("contraflow_turn_pairs_evaluated_total", "model-b")] >= 6
+        assert by_model[("contraflow_sessions_by_status", "model-a")] > 0
         for probe in ("healthz", "readyz"):
             with urllib.request.urlopen(f"http://127.0.0.1:{settings.web_port}/{probe}", timeout=10) as response:
                 assert response.status == 200

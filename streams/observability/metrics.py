@@ -3,7 +3,8 @@
 What is measured: events in and out per topic, dead letters by topic and reason, NLI
 forward-pass sizes and durations, latency from a record's broker timestamp to the end
 of its handling (outputs sent), time to handle a record, sessions held by this worker,
-and consumer lag per input partition where the broker reports a high-water mark.
+and consumer lag per input partition where the broker reports a high-water mark; and the
+contradiction series by model and tenant (`streams.observability.verdict_metrics`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import time
 from collections.abc import Callable
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from streams.observability.verdict_metrics import VerdictMetrics
+from streams.settings import default
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -23,9 +27,10 @@ class WorkerMetrics:
     # aiohttp takes the charset apart from the content type; the exposition is UTF-8
     content_type = ";".join(part for part in CONTENT_TYPE_LATEST.split(";") if "charset" not in part)
 
-    def __init__(self) -> None:
+    def __init__(self, label_cap: int = default("metrics_label_cap")) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+        self.verdicts = VerdictMetrics(r, label_cap)
         self.events_in = Counter("contraflow_events_in", "input records received", ["topic"], registry=r)
         self.events_out = Counter("contraflow_events_out", "events sent", ["topic"], registry=r)
         self.dead_letters = Counter(
