@@ -77,7 +77,7 @@ def test_config_map_names_only_real_settings() -> None:
 def test_compose_file_is_consistent() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"kafka", "weaviate", "prometheus"} <= set(services)
+    assert {"kafka", "weaviate", "prometheus", "grafana"} <= set(services)
     assert "controller" in services["kafka"]["environment"]["KAFKA_PROCESS_ROLES"]  # KRaft, no ZooKeeper
     workers = {name: s for name, s in services.items() if "build" in s}
     assert {name for name in workers} == {"turns", "knowledge", "rates"}
@@ -89,8 +89,15 @@ def test_compose_file_is_consistent() -> None:
                 check_setting_variable(variable, str(value))
     for worker in workers.values():
         assert (DEPLOY / worker["build"]["context"] / worker["build"]["dockerfile"]).resolve().is_file()
-    for volume in services["prometheus"]["volumes"]:
-        assert (DEPLOY / volume.split(":")[0]).is_file()
+    for service in ("prometheus", "grafana"):
+        for volume in services[service]["volumes"]:
+            assert (DEPLOY / volume.split(":")[0]).is_file()
+    mounted = {volume.split(":")[1] for volume in services["grafana"]["volumes"]}
+    provider = yaml.safe_load((DEPLOY / "grafana" / "provisioning" / "dashboards" / "contraflow.yaml").read_text())
+    assert any(m.startswith(provider["providers"][0]["options"]["path"]) and m.endswith(".json") for m in mounted)
+    for name, service in services.items():  # a dependency is waited for until it is healthy, and can say so
+        for needed, how in service.get("depends_on", {}).items():
+            assert how["condition"] == "service_healthy" and "healthcheck" in services[needed], (name, needed)
     scrape = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
     targets = {t.split(":")[0] for c in scrape["scrape_configs"] for s in c["static_configs"] for t in s["targets"]}
     assert targets == set(workers)
