@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 from tqdm import tqdm
 
-from models.events import Case, Role, ScoreEvent, TurnEvent
+from models.events import Case, ConflictEvent, Role, ScoreEvent, TurnEvent
 from models.results import SessionResult
 from models.state import SessionState
 from streams.metrics.bootstrap import ci_if_enough
@@ -132,17 +132,22 @@ async def replay_turns(
     """Run every turn through the pipeline in order; per-session results and every score."""
     states: dict[str, SessionState | None] = defaultdict(lambda: None)
     scores: dict[str, list[ScoreEvent]] = defaultdict(list)
+    conflicts: dict[str, list[ConflictEvent]] = defaultdict(list)
     for turn in tqdm(turns, desc="replay", unit="turn", disable=not progress):
         outcome = await pipeline.process(states[turn.session_id], turn)
         states[turn.session_id] = outcome.state
         scores[turn.session_id].extend(outcome.scores)
+        conflicts[turn.session_id].extend(outcome.conflicts)
+    recall_turn = pipeline.settings.recall_turn
     results = [
-        session_result(state, scores[sid], pipeline.settings.recall_turn) for sid, state in states.items() if state
+        session_result(state, scores[sid], conflicts[sid], recall_turn) for sid, state in states.items() if state
     ]
     return results, [score for session in scores.values() for score in session]
 
 
-def session_result(state: SessionState, scores: list[ScoreEvent], recall_turn: int) -> SessionResult:
+def session_result(
+    state: SessionState, scores: list[ScoreEvent], conflicts: list[ConflictEvent], recall_turn: int
+) -> SessionResult:
     curves = state.curves
     alignment = [s.alignment for s in scores if s.alignment is not None]
     ncps = [s.ncp for s in scores if s.ncp is not None]
@@ -150,6 +155,8 @@ def session_result(state: SessionState, scores: list[ScoreEvent], recall_turn: i
     return SessionResult(
         session_id=state.session_id,
         model=state.model,
+        tenant=state.tenant,
+        status=str(state.status.value),
         assistant_turns=state.assistant_turns,
         entity_recall_at_t10=recall_at(critical, recall_turn) if critical else None,
         entity_recall_at_t10_extended=recall_at(extended, recall_turn) if extended else None,
@@ -161,6 +168,9 @@ def session_result(state: SessionState, scores: list[ScoreEvent], recall_turn: i
         continuity_score=alignment[-1] if alignment else None,
         mean_ncp=float(np.mean(ncps)) if ncps else None,
         curves=curves,
+        turns=[s.turn_index for s in scores],
+        advice_turns=[s.turn_index for s in scores if s.advice],
+        conflicts=conflicts,
     )
 
 
@@ -192,7 +202,9 @@ def aggregate(sessions: list[SessionResult]) -> dict:
     alignment = [s.continuity_score for s in sessions if s.continuity_score is not None]
     if alignment:
         results["continuity_score"] = float(np.mean(alignment))
-    results["sessions"] = [s.model_dump(exclude={"curves"}, exclude_none=True) for s in sessions]
+    results["sessions"] = [
+        s.model_dump(mode="json", exclude={"curves", "turns", "advice_turns"}, exclude_none=True) for s in sessions
+    ]
     return results
 
 

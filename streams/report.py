@@ -1,156 +1,246 @@
-"""The replay report: one self-contained HTML page with inline SVG charts (no network,
-no plotting library): recall curves with the 0.70 gate at T10, K_Conflict per session
-with the seed thresholds, and drift slopes."""
+"""The replay report: one HTML file that works offline (Plotly's JavaScript embedded once).
+
+It leads with what an operator or a clinician reviewing a model needs: the sessions ranked
+by K_Conflict with their status, every conflict with both texts, the turns, the score and
+the severity, and a timeline per session of its advice turns and conflicts. Entity-recall
+charts come only when the input carries case data (Study C cases); turn JSONL has none.
+"""
 
 from __future__ import annotations
 
 from html import escape
 
+import plotly.graph_objects as go
+
+from models.events import ConflictEvent
 from models.results import SessionResult
 from streams.turns import TurnSettings
 
-WIDTH, HEIGHT, PAD = 640, 300, 48
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
-
-
-def _x(i: float, n: int) -> float:
-    return PAD + (WIDTH - 2 * PAD) * (i / max(1, n - 1))
-
-
-def _y(value: float, low: float, high: float) -> float:
-    return HEIGHT - PAD - (HEIGHT - 2 * PAD) * ((value - low) / ((high - low) or 1.0))
-
-
-def _axes(title: str, low: float, high: float, x_label: str) -> list[str]:
-    parts = [
-        f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-weight="bold">{escape(title)}</text>',
-        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" stroke="#333"/>',
-        f'<line x1="{PAD}" y1="{PAD}" x2="{PAD}" y2="{HEIGHT - PAD}" stroke="#333"/>',
-        f'<text x="{WIDTH / 2}" y="{HEIGHT - 10}" text-anchor="middle">{escape(x_label)}</text>',
-    ]
-    for k in range(5):
-        value = low + (high - low) * k / 4
-        y = _y(value, low, high)
-        parts.append(f'<text x="{PAD - 6}" y="{y + 4}" text-anchor="end" font-size="11">{value:.2f}</text>')
-        parts.append(f'<line x1="{PAD}" y1="{y}" x2="{WIDTH - PAD}" y2="{y}" stroke="#eee"/>')
-    return parts
-
-
-def _hline(value: float, low: float, high: float, label: str, colour: str) -> str:
-    y = _y(value, low, high)
-    return (
-        f'<line x1="{PAD}" y1="{y}" x2="{WIDTH - PAD}" y2="{y}" stroke="{colour}" stroke-dasharray="6 4"/>'
-        f'<text x="{WIDTH - PAD}" y="{y - 4}" text-anchor="end" font-size="11" fill="{colour}">{escape(label)}</text>'
-    )
-
-
-def line_chart(title: str, series: dict[str, list[float]], gate: float, gate_turn: int) -> str:
-    """Curves over turns 1..n on 0..1, with the safety gate line and a T10 marker."""
-    n = max((len(v) for v in series.values()), default=1)
-    parts = _axes(title, 0.0, 1.0, "assistant turn (T)")
-    parts.append(_hline(gate, 0.0, 1.0, f"gate {gate:.2f}", "#d62728"))
-    if n >= gate_turn:
-        x = _x(gate_turn - 1, n)
-        parts.append(f'<line x1="{x}" y1="{PAD}" x2="{x}" y2="{HEIGHT - PAD}" stroke="#999" stroke-dasharray="2 3"/>')
-        parts.append(f'<text x="{x + 4}" y="{PAD + 12}" font-size="11">T{gate_turn}</text>')
-    for i, (name, values) in enumerate(series.items()):
-        colour = COLOURS[i % len(COLOURS)]
-        points = " ".join(f"{_x(t, n):.1f},{_y(v, 0.0, 1.0):.1f}" for t, v in enumerate(values))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
-        parts.append(
-            f'<text x="{PAD + 8}" y="{PAD + 14 + 14 * i}" fill="{colour}" font-size="12">{escape(name)}</text>'
-        )
-    return f'<svg width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
-
-
-def bar_chart(
-    title: str, values: dict[str, float], lines: list[tuple[float, str, str]], symmetric: bool = False
-) -> str:
-    """One bar per session, with threshold lines."""
-    top = max([abs(v) for v in values.values()] + [abs(v) for v, _, _ in lines] + [0.01]) * 1.1
-    low, high = (-top, top) if symmetric else (0.0, top)
-    parts = _axes(title, low, high, "session")
-    width = (WIDTH - 2 * PAD) / max(1, len(values))
-    zero = _y(0.0, low, high)
-    for i, (name, value) in enumerate(values.items()):
-        y = _y(value, low, high)
-        x = PAD + i * width + width * 0.15
-        parts.append(
-            f'<rect x="{x:.1f}" y="{min(y, zero):.1f}" width="{width * 0.7:.1f}" height="{abs(zero - y):.1f}" '
-            f'fill="#1f77b4"><title>{escape(name)}: {value:.3f}</title></rect>'
-        )
-    for value, label, colour in lines:
-        parts.append(_hline(value, low, high, label, colour))
-    return f'<svg width="{WIDTH}" height="{HEIGHT}" xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+STATUS_COLOURS = {"pass": "#2ca02c", "caution": "#ff7f0e", "failure": "#d62728"}
+KIND_COLOURS = {"turn_self_contradiction": "#d62728", "turn_revision": "#1f77b4"}
+KIND_NAMES = {"turn_self_contradiction": "contradiction", "turn_revision": "revision (justified)"}
+TIMELINE_SESSIONS = 40  # the timeline shows the most contradictory sessions
+CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}
+th{background:#f4f4f4;text-align:left}td.n{text-align:right;white-space:nowrap}
+.badge{color:#fff;border-radius:3px;padding:1px 6px;font-size:.9em}.quote{max-width:380px}
+.note{color:#555}"""
 
 
 def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
+def _badge(status: str) -> str:
+    return f'<span class="badge" style="background:{STATUS_COLOURS.get(status, "#777")}">{escape(status)}</span>'
+
+
+def _score(conflict: ConflictEvent) -> float:
+    return conflict.p_contradiction if conflict.p_contradiction is not None else conflict.nli_ab.contradiction
+
+
+def ranked(sessions: list[SessionResult]) -> list[SessionResult]:
+    """Most contradictory first: K_Conflict, then conflicts published, then name."""
+    return sorted(sessions, key=lambda s: (-(s.knowledge_conflict_rate or 0.0), -len(s.conflicts), s.session_id))
+
+
+def _figure_html(figure: go.Figure, first: bool) -> str:
+    figure.update_layout(template="plotly_white", margin={"l": 60, "r": 30, "t": 50, "b": 50})
+    return figure.to_html(full_html=False, include_plotlyjs=first, config={"displaylogo": False})
+
+
+def k_conflict_chart(sessions: list[SessionResult], settings: TurnSettings) -> go.Figure:
+    shown = [s for s in sessions if s.evaluated_pairs]
+    figure = go.Figure(
+        go.Bar(
+            x=[s.session_id for s in shown],
+            y=[s.knowledge_conflict_rate or 0.0 for s in shown],
+            marker_color=[STATUS_COLOURS.get(s.status, "#777") for s in shown],
+            customdata=[[s.contradictions, s.evaluated_pairs] for s in shown],
+            hovertemplate="%{x}<br>K_Conflict %{y:.3f} (%{customdata[0]} of %{customdata[1]} pairs)<extra></extra>",
+        )
+    )
+    lines = ((settings.caution, "caution", "bottom right"), (settings.failure, "failure", "top right"))
+    for value, name, place in lines:
+        figure.add_hline(
+            y=value,
+            line_dash="dot",
+            line_color=STATUS_COLOURS[name],
+            annotation_text=f"{name} {value:g}",
+            annotation_position=place,  # the two lines are close: one label under its line, one over
+        )
+    figure.update_layout(
+        title="K_Conflict per session (most contradictory first)",
+        xaxis_title="session",
+        yaxis_title="contradicting / evaluated adjacent pairs",
+        yaxis_range=[0, 1.05],
+        yaxis_tickformat=".1f",
+        height=380,
+    )
+    return figure
+
+
+def timeline_chart(sessions: list[SessionResult]) -> go.Figure:
+    """Each session a row, each assistant turn a dot (filled when it gave advice), each
+    conflict a line from the earlier turn to the later one."""
+    rows = list(reversed(sessions[:TIMELINE_SESSIONS]))  # the worst at the top
+    figure = go.Figure()
+    for advised, name, symbol in ((True, "turn with advice", "circle"), (False, "turn without advice", "circle-open")):
+        xs, ys = [], []
+        for s in rows:
+            for turn in s.turns:
+                if (turn in s.advice_turns) == advised:
+                    xs.append(turn)
+                    ys.append(s.session_id)
+        figure.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=name, marker={"color": "#888", "symbol": symbol}))
+    for kind, colour in KIND_COLOURS.items():
+        xs, ys, text = [], [], []
+        for s in rows:
+            for c in s.conflicts:
+                if c.kind != kind:
+                    continue
+                hover = (
+                    f"turn {c.claim_a.turn_index} → {c.claim_b.turn_index}, p {_score(c):.2f}, {c.severity}"
+                    f"<br>A: {escape(c.claim_a.text[:120])}<br>B: {escape(c.claim_b.text[:120])}"
+                )
+                xs += [c.claim_a.turn_index, c.claim_b.turn_index, None]
+                ys += [s.session_id, s.session_id, None]
+                text += [hover, hover, None]
+        figure.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                name=KIND_NAMES[kind],
+                line={"color": colour, "width": 3},
+                marker={"color": colour, "size": 9},
+                text=text,
+                hovertemplate="%{text}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        title=f"Timeline: advice turns and conflicts ({len(rows)} most contradictory sessions)",
+        xaxis_title="turn index",
+        yaxis_title="session",
+        height=max(300, 60 + 26 * len(rows)),
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return figure
+
+
+def recall_chart(results: dict, settings: TurnSettings) -> go.Figure:
+    figure = go.Figure()
+    for gold in ("critical", "extended"):
+        curve = results[f"average_recall_curve_{gold}"]
+        figure.add_trace(go.Scatter(x=list(range(1, len(curve) + 1)), y=curve, mode="lines+markers", name=gold))
+    figure.add_hline(
+        y=settings.recall_gate, line_dash="dot", line_color="#d62728", annotation_text=f"gate {settings.recall_gate:g}"
+    )
+    figure.add_vline(
+        x=settings.recall_turn, line_dash="dot", line_color="#888", annotation_text=f"T{settings.recall_turn}"
+    )
+    figure.update_layout(
+        title="Average entity recall per turn",
+        xaxis_title="assistant turn",
+        yaxis_title="entity recall",
+        yaxis_range=[0, 1.05],
+        height=360,
+    )
+    return figure
+
+
+def _session_rows(sessions: list[SessionResult], case_data: bool, t: int) -> str:
+    header = "<tr><th>session</th><th>model</th><th>status</th><th>K_Conflict</th><th>conflicts</th><th>revisions</th>"
+    header += "<th>assistant turns</th>"
+    if case_data:
+        header += f"<th>Recall@T{t}</th><th>extended</th><th>drift slope β</th>"
+    rows = []
+    for s in sessions:
+        revisions = sum(c.kind == "turn_revision" for c in s.conflicts)
+        cells = (
+            f"<td>{escape(s.session_id)}</td><td>{escape(s.model or '—')}</td><td>{_badge(s.status)}</td>"
+            f'<td class="n">{_fmt(s.knowledge_conflict_rate)} ({s.contradictions}/{s.evaluated_pairs})</td>'
+            f'<td class="n">{len(s.conflicts) - revisions}</td><td class="n">{revisions}</td>'
+            f'<td class="n">{s.assistant_turns}</td>'
+        )
+        if case_data:
+            cells += (
+                f'<td class="n">{_fmt(s.entity_recall_at_t10)}</td>'
+                f'<td class="n">{_fmt(s.entity_recall_at_t10_extended)}</td><td class="n">{_fmt(s.drift_slope)}</td>'
+            )
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table>{header}</tr>{''.join(rows)}</table>"
+
+
+def _conflict_rows(sessions: list[SessionResult]) -> str:
+    conflicts = [(s.session_id, c) for s in sessions for c in s.conflicts]
+    if not conflicts:
+        return "<p>No conflict was published.</p>"
+    header = (
+        "<tr><th>session</th><th>turns</th><th>what</th><th>NLI p(contradiction)</th><th>severity</th>"
+        "<th>earlier advice (A)</th><th>later advice (B)</th></tr>"
+    )
+    rows = []
+    for session_id, c in conflicts:
+        what = KIND_NAMES.get(c.kind, c.kind) + (" (K_Conflict pair)" if c.scope == "adjacent" else "")
+        if c.disagrees_on:
+            what += f"; differs on {c.disagrees_on}"
+        if c.justified_by is not None:
+            what += f"; justified by user turn {c.justified_by.turn_index}: “{escape(c.justified_by.text[:160])}”"
+        rows.append(
+            f"<tr><td>{escape(session_id)}</td><td class='n'>{c.claim_a.turn_index} → {c.claim_b.turn_index}</td>"
+            f"<td>{what}</td><td class='n'>{_score(c):.2f}</td><td>{escape(c.severity)}</td>"
+            f"<td class='quote'>{escape(c.claim_a.text)}</td><td class='quote'>{escape(c.claim_b.text)}</td></tr>"
+        )
+    return f"<table>{header}{''.join(rows)}</table>"
+
+
 def render_report(results: dict, sessions: list[SessionResult], settings: TurnSettings, source: str) -> str:
     """The whole HTML page."""
-    gate, t = settings.recall_gate, settings.recall_turn
-    headline = results.get("entity_recall_at_t10")
-    verdict = "no case data" if headline is None else ("PASS" if headline >= gate else "BELOW THE SAFETY GATE")
-    recall = line_chart(
-        "Average entity recall per turn",
-        {
-            "critical": results["average_recall_curve_critical"],
-            "extended": results["average_recall_curve_extended"],
-        },
-        gate,
-        t,
-    )
-    k_values = {s.session_id: s.knowledge_conflict_rate or 0.0 for s in sessions}
-    k_chart = bar_chart(
-        "K_Conflict per session",
-        k_values,
-        [(settings.caution, "caution 0.05", "#ff7f0e"), (settings.failure, "failure 0.10", "#d62728")],
-    )
-    slopes = {s.session_id: s.drift_slope for s in sessions if s.drift_slope is not None}
-    slope_chart = bar_chart(
-        "Drift slope β per session", slopes, [(settings.slope_threshold, "alert", "#d62728")], symmetric=True
-    )
-    rows = "".join(
-        f"<tr><td>{escape(s.session_id)}</td><td>{s.assistant_turns}</td><td>{_fmt(s.entity_recall_at_t10)}</td>"
-        f"<td>{_fmt(s.entity_recall_at_t10_extended)}</td><td>{_fmt(s.drift_slope)}</td>"
-        f"<td>{_fmt(s.knowledge_conflict_rate)} ({s.contradictions}/{s.evaluated_pairs})</td>"
-        f"<td>{_fmt(s.global_contradiction_rate)}</td><td>{_fmt(s.continuity_score)}</td></tr>"
-        for s in sessions
-    )
+    order = ranked(sessions)
+    t = settings.recall_turn
+    case_data = results.get("entity_recall_at_t10") is not None
+    statuses = {name: sum(s.status == name for s in sessions) for name in STATUS_COLOURS}
+    evaluated = sum(s.evaluated_pairs for s in sessions)
+    contradictions = sum(s.contradictions for s in sessions)
+    revisions = sum(c.kind == "turn_revision" for s in sessions for c in s.conflicts)
+    charts = [_figure_html(timeline_chart(order), first=True), _figure_html(k_conflict_chart(order, settings), False)]
+    if case_data:
+        charts.append(_figure_html(recall_chart(results, settings), False))
+        ci = results.get("entity_recall_at_t10_ci95")
+        recall_line = (
+            f"<p>Entity Recall@T{t} (critical): <b>{_fmt(results['entity_recall_at_t10'])}</b>"
+            + (f" (95 % CI {ci[0]:.3f}–{ci[1]:.3f})" if ci else "")
+            + f", gate {settings.recall_gate:g}; drift slope β {_fmt(results.get('drift_slope'))}. Low recall with "
+            "high K_Conflict is active contradiction; with low K_Conflict, passive forgetting.</p>"
+        )
+    else:
+        recall_line = '<p class="note">No case data in this input, so no entity recall (it needs Study C cases).</p>'
     skipped = results.get("skipped") or []
     skipped_html = (
         f"<h2>Skipped ({len(skipped)})</h2><ul>" + "".join(f"<li>{escape(s)}</li>" for s in skipped) + "</ul>"
         if skipped
         else ""
     )
-    ci = results.get("entity_recall_at_t10_ci95")
-    ci_text = f" (95 % CI {ci[0]:.3f}–{ci[1]:.3f})" if ci else ""
+    k_overall = f"{contradictions / evaluated:.3f} ({contradictions} of {evaluated} pairs)" if evaluated else "—"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>contraflow replay: {escape(source)}</title>
-<style>body{{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;color:#222}}
-table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}
-td:first-child,th:first-child{{text-align:left}}.verdict{{font-size:1.3em;font-weight:bold}}</style></head>
+<style>{CSS}</style></head>
 <body>
-<h1>Longitudinal drift report</h1>
-<p>Source: <code>{escape(source)}</code> — {results["sessions_scored"]} sessions.</p>
-<p class="verdict">Entity Recall@T{t} (critical): {_fmt(headline)}{ci_text} — {verdict}</p>
-<ul>
-<li>Recall@T{t} (extended gold set): {_fmt(results.get("entity_recall_at_t10_extended"))}</li>
-<li>K_Conflict (all sampled adjacent pairs): {_fmt(results.get("knowledge_conflict_rate"))}
- — pass &lt; {settings.caution}, caution up to {settings.failure}, failure above</li>
-<li>Drift slope β of the average critical recall curve: {_fmt(results.get("drift_slope"))}</li>
-<li>Session goal alignment (mean, sessions with a plan): {_fmt(results.get("continuity_score"))}</li>
-</ul>
-<p>Recall below {gate} at T{t} means the model lost critical facts of the case (seed 003's safety gate).
-Low recall with high K_Conflict is active contradiction; with low K_Conflict it is passive forgetting.</p>
-{recall}
-{k_chart}
-{slope_chart}
-<h2>Sessions</h2>
-<table><tr><th>session</th><th>turns</th><th>Recall@T{t}</th><th>extended</th><th>β</th>
-<th>K_Conflict</th><th>global rate</th><th>alignment</th></tr>{rows}</table>
+<h1>contraflow replay: {escape(source)}</h1>
+<p>{len(sessions)} sessions, {sum(s.assistant_turns for s in sessions)} assistant turns.
+K_Conflict over all evaluated adjacent pairs: <b>{k_overall}</b>; sessions {_badge("pass")} {statuses["pass"]}
+ {_badge("caution")} {statuses["caution"]} {_badge("failure")} {statuses["failure"]}
+ (pass below {settings.caution:g}, failure above {settings.failure:g}); {revisions} justified revisions.</p>
+{recall_line}
+<h2>Sessions, most contradictory first</h2>
+{_session_rows(order, case_data, t)}
+{charts[0]}
+<h2>Conflicts</h2>
+<p class="note">A contradiction between adjacent assistant turns counts in K_Conflict; one against an earlier
+turn is a global conflict; a revision follows a new fact from the user and is not counted.</p>
+{_conflict_rows(order)}
+{"".join(charts[1:])}
 {skipped_html}
 </body></html>
 """

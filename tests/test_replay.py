@@ -74,3 +74,39 @@ def test_the_run_goes_on_and_the_report_lists_what_was_skipped(tmp_path: Path) -
     assert results["sessions_scored"] == 1 and results["knowledge_conflict_rate"] == 1.0
     assert results["skipped"] == skipped and skipped[0].startswith("case 'case-broken': turns")
     assert "case-broken" in report_path.read_text()
+
+
+STEADY = {
+    "id": "case-steady",
+    "critical_entities": ["asthma", "salbutamol"],
+    "turns": [
+        {"turn": 1, "message": "Use salbutamol for your asthma when you wheeze."},
+        {"turn": 2, "message": "Keep using salbutamol for your asthma when you wheeze."},
+    ],
+}
+
+
+def test_the_report_ranks_sessions_and_shows_each_conflict_with_both_texts(tmp_path: Path) -> None:
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1))
+    _, report_path, _ = run_replay(pipeline, write_cases(tmp_path, [STEADY, GOOD]), tmp_path / "out", progress=False)
+    html = report_path.read_text()
+    ranking = html[html.index("<h2>Sessions") : html.index("<h2>Conflicts")]
+    assert ranking.index("case-good") < ranking.index("case-steady")  # the contradicting session first
+    conflicts = html[html.index("<h2>Conflicts") :]
+    assert "Use salbutamol for your asthma when you wheeze." in conflicts
+    assert "Never use salbutamol for your asthma." in conflicts and "1 → 2" in conflicts
+    assert "Plotly.newPlot" in html  # the charts, their library inline
+    assert "<script src=" not in html  # works offline: no script loaded from elsewhere
+
+
+def test_the_report_of_turn_jsonl_has_no_recall_section(tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    rows = [
+        {"event_id": "s-1", "session_id": "s", "turn_index": 1, "role": "assistant", "text": t, "ts": ts}
+        for t, ts in [("Take aspirin daily.", "2026-11-24T09:00:00Z")]
+    ]
+    turns.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    pipeline = TurnPipeline(ScriptedNLI({}), TurnSettings(stride=1))
+    _, report_path, _ = run_replay(pipeline, turns, tmp_path / "out", progress=False)
+    html = report_path.read_text()
+    assert "No case data in this input" in html and "Entity Recall@T" not in html
