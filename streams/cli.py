@@ -94,7 +94,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from agents.worker import build_worker
 
     app = build_worker(settings, host)
-    worker = faust.Worker(app, loglevel=args.loglevel, quiet=True)
+    # prints stay plain lines on stdout, not WARNING records; the start-up spinner only on a terminal
+    worker = faust.Worker(app, loglevel=args.loglevel, quiet=True, redirect_stdouts=False)
+    if not sys.stdout.isatty():
+        worker.spinner = None  # its cursor codes would otherwise end up in the log file
     worker.execute_from_commandline()
     return 0
 

@@ -21,3 +21,5 @@ def test_the_demo_runs_to_the_end_and_explains_its_counts(tmp_path: Path) -> Non
     assert "between adjacent turns, K_Conflict's pairs" in summary and "against earlier turns" in summary
     assert "2 dead letters" in summary and "broker and worker stopped" in summary
     assert "Traceback" not in result.stdout + result.stderr
+    log = (tmp_path / "demo" / "worker.log").read_text()
+    assert "contraflow worker: ready" in log and "\x1b[" not in log  # a log file, not a terminal

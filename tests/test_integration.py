@@ -88,6 +88,7 @@ def test_turns_flow_through_a_real_worker(broker, tiny_model: Path, tmp_path: Pa
         said = worker.log.read_text()  # what an operator starting it by hand sees
         assert f"contraflow worker: broker {broker.url} answers" in said
         assert "contraflow worker: ready (broker" in said and str(tiny_model) in said
+        assert "\x1b[" not in said  # no terminal control codes in a log file
     finally:
         worker.stop()
 
