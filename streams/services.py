@@ -116,10 +116,17 @@ def nli_batcher(
 def open_store(settings: Settings) -> KnowledgeStore:
     """The configured knowledge store: LanceDB under the data dir, or Weaviate."""
     if settings.knowledge_store == "weaviate":
-        from streams.knowledge.weaviate import WeaviateStore
-
         if not settings.weaviate_url:
             raise ValueError("knowledge_store=weaviate needs CONTRAFLOW_WEAVIATE_URL")
+        try:
+            import weaviate  # noqa: F401  (an extra: the client is imported here, where a store is built)
+        except ImportError:
+            raise ValueError(
+                "CONTRAFLOW_KNOWLEDGE_STORE=weaviate needs the Weaviate client, an extra: "
+                "pip install 'contraflow[weaviate]'"
+            ) from None
+        from streams.knowledge.weaviate import WeaviateStore
+
         return WeaviateStore(settings.weaviate_url, api_key=settings.weaviate_api_key)
     from streams.knowledge.lance import LanceStore
 

@@ -119,7 +119,7 @@ def test_alert_rules_and_dashboard_name_only_exported_metrics() -> None:
 @pytest.mark.parametrize("dockerfile", ["Dockerfile", "Dockerfile.cuda"])
 def test_images_install_the_package_as_the_readme_does(dockerfile: str) -> None:
     text = (DEPLOY / dockerfile).read_text()
-    assert re.search(r"pip install [^\n]*-e \.", text)
+    assert re.search(r"pip install [^\n]*-e '?\.", text)
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
     for package in packages["include"]:
         assert f"COPY {package.rstrip('*')} " in text, f"{dockerfile} does not copy {package}"

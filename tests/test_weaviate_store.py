@@ -351,3 +351,13 @@ def test_requests_built_by_the_real_client() -> None:
     assert store.get("a") is None
     assert searches[-1].filters.value_text == object_uuid("entry", "a")
     store.close()
+
+
+def test_a_weaviate_store_without_the_client_installed_says_which_extra() -> None:
+    code = (
+        "import sys; sys.modules['weaviate'] = None\n"  # as if the [weaviate] extra were not installed
+        "from streams.services import open_store; from streams.settings import Settings\n"
+        "open_store(Settings(knowledge_store='weaviate', weaviate_url='http://127.0.0.1:1'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode != 0 and "pip install 'contraflow[weaviate]'" in out.stderr
