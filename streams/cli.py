@@ -110,18 +110,16 @@ def cmd_send(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise CLIError(f"no such file: {path}")
     _known_topics([args.topic], args.force)
-    numbered = [(number, line.strip()) for number, line in enumerate(path.read_bytes().splitlines(), 1)]
-    lines = [line for _, line in numbered if line]
-    if not args.force:
-        for number, line in numbered:
-            try:
-                if line:
-                    orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise CLIError(
-                    f"{path}:{number} is not JSON ({exc}); fix it, or pass --force to send every line as it is "
-                    "(the worker dead-letters what it cannot read)"
-                ) from None
+    numbered = [(n, line.strip()) for n, line in enumerate(path.read_bytes().splitlines(), 1) if line.strip()]
+    lines = [line for _, line in numbered]
+    for number, line in [] if args.force else numbered:
+        try:
+            orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise CLIError(
+                f"{path}:{number} is not JSON ({exc}); fix it, or pass --force to send every line as it is "
+                "(the worker dead-letters what it cannot read)"
+            ) from None
     from streams.kafka import produce_lines
 
     sent = asyncio.run(produce_lines(_settings(args), args.topic, lines, args.key_field))

@@ -14,9 +14,10 @@ Three rules, chosen by the `verdict` setting:
   p(contradiction) are averaged, as seed 002's NCP does; the pair contradicts when that
   mean is at or above `contradiction_threshold`.
 - ``sentences``: no advice extraction, no topic gate and no slots: every sentence of the
-  new turn is scored, both directions, against the `neighbours` earlier sentences of the
-  compared turns nearest to it by embedding cosine (all of them without an embedder),
-  and contradicts when the two-way mean reaches the threshold. Built for the model
+  new turn is scored against the `neighbours` earlier sentences of the compared turns
+  nearest to it by embedding cosine (all of them without an embedder), earlier → new
+  first and the reverse only where the mean can still reach the threshold, and
+  contradicts when the two-way mean reaches it. Built for the model
   fine-tuned on hand-marked sessions (docs/verdicts.md), which learned which sentence
   pairs of a conversation change the advice.
 - ``seed``: seed 000 as written: the whole advice of one turn against the whole advice of

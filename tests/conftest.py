@@ -16,6 +16,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 LABELS = ("entailment", "neutral", "contradiction")
 
 
+TINY_ENCODER = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64}
+
+
 def build_tiny_model(folder: Path, id2label: dict[int, str]) -> Path:
     """A 2-layer, 32-wide BERT sequence classifier with the MiniLM tokenizer."""
     import torch
@@ -27,10 +30,7 @@ def build_tiny_model(folder: Path, id2label: dict[int, str]) -> Path:
     tokenizer = AutoTokenizer.from_pretrained(backbone_path())
     config = BertConfig(
         vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
+        **TINY_ENCODER,
         max_position_embeddings=512,
         num_labels=3,
         id2label=id2label,

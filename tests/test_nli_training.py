@@ -222,17 +222,11 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
 
     from streams.nli.commands import backbone_path
     from streams.nli.scorer import TransformersScorer
+    from tests.conftest import TINY_ENCODER
 
     backbone = tmp_path / "tiny-mpnet"
     tokenizer = AutoTokenizer.from_pretrained(backbone_path(), model_input_names=["input_ids", "attention_mask"])
-    config = MPNetConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        num_labels=3,
-    )
+    config = MPNetConfig(vocab_size=tokenizer.vocab_size, **TINY_ENCODER, num_labels=3)
     MPNetForSequenceClassification(config).save_pretrained(backbone)
     tokenizer.save_pretrained(backbone)
     assert "token_type_ids" not in tokenizer("a", "b")
