@@ -11,7 +11,7 @@ import torch
 from streams.nli.calibrate import calibrate
 from streams.nli.data import NLIExample, content_words, load_examples, swapped, unrelated_negatives
 from streams.nli.evaluate import report
-from streams.nli.train import TrainConfig, bucketed_batches, label_set_loss, train, training_examples
+from streams.nli.train import TrainConfig, bucketed_batches, distillation_loss, train, training_examples
 
 ROWS = [
     ("A dog runs in the park.", "An animal is outside.", "entailment"),
@@ -29,14 +29,40 @@ def train_file(tmp_path: Path) -> Path:
     return path
 
 
+def _loss(
+    logits: torch.Tensor, allowed: torch.Tensor, teacher: list[float] | None = None, weight: float = 0.0
+) -> float:
+    targets = torch.tensor([teacher or [0.0, 0.0, 0.0]])
+    return distillation_loss(logits, allowed, targets, torch.tensor([teacher is not None]), weight).item()
+
+
 def test_label_set_loss_is_cross_entropy_or_the_marginal() -> None:
-    logits = torch.tensor([[2.0, 0.5, -1.0], [2.0, 0.5, -1.0]])
-    allowed = torch.tensor([[True, False, False], [True, True, False]])
+    logits = torch.tensor([[2.0, 0.5, -1.0]])
     probs = torch.softmax(logits, -1)[0]
-    single = label_set_loss(logits[:1], allowed[:1]).item()
-    both = label_set_loss(logits[1:], allowed[1:]).item()
+    single = _loss(logits, torch.tensor([[True, False, False]]))
+    both = _loss(logits, torch.tensor([[True, True, False]]))
     assert single == pytest.approx(-math.log(probs[0].item()), rel=1e-5)
     assert both == pytest.approx(-math.log(probs[0].item() + probs[1].item()), rel=1e-5)
+
+
+def test_a_teacher_mixes_its_cross_entropy_into_the_loss_by_the_distil_weight() -> None:
+    logits = torch.tensor([[2.0, 0.5, -1.0]])
+    allowed = torch.tensor([[True, False, False]])
+    log_probs = torch.log_softmax(logits, -1)[0]
+    teacher = [0.2, 0.7, 0.1]
+    soft = -sum(t * lp for t, lp in zip(teacher, log_probs.tolist(), strict=True))
+    hard = -log_probs[0].item()
+    assert _loss(logits, allowed, teacher, weight=0.0) == pytest.approx(hard, rel=1e-5)
+    assert _loss(logits, allowed, teacher, weight=1.0) == pytest.approx(soft, rel=1e-5)
+    assert _loss(logits, allowed, teacher, weight=0.25) == pytest.approx(0.75 * hard + 0.25 * soft, rel=1e-5)
+    assert _loss(logits, allowed, None, weight=1.0) == pytest.approx(hard, rel=1e-5)  # no teacher: labels only
+
+
+def test_teacher_probabilities_must_be_a_distribution_and_are_not_kept_when_swapped() -> None:
+    with pytest.raises(ValueError, match="sum to 1"):
+        NLIExample(premise="a", hypothesis="b", label="neutral", teacher=(0.5, 0.5, 0.5))
+    example = NLIExample(premise="a", hypothesis="b", label="contradiction", teacher=(0.1, 0.1, 0.8))
+    assert swapped([example])[0].teacher is None
 
 
 def test_bucketed_batches_cover_every_example_once_and_are_seeded() -> None:
@@ -244,6 +270,59 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     assert trained is not None
     rows = TransformersScorer(trained).score([("A dog runs in the park.", "A cat sleeps indoors.")])
     assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
+    tiny_model: Path, train_file: Path, tmp_path: Path
+) -> None:
+    """`nli label` writes a teacher's probabilities onto every pair (read back by training),
+    and a student trained with --distil-weight 1 ends closer to that teacher than one
+    trained on the labels alone."""
+    from streams.cli import main
+    from streams.nli.scorer import TransformersScorer
+
+    teacher = train(
+        TrainConfig(
+            backbone=str(tiny_model),
+            train_files=[str(train_file)],
+            output_dir=str(tmp_path / "teacher"),
+            epochs=3,
+            batch_size=4,
+            learning_rate=5e-4,
+            seed=3,
+            threads=1,
+        ),
+        log=lambda _: None,
+    )
+    labelled = tmp_path / "labelled.jsonl"
+    assert main(["nli", "label", str(train_file), "--model", str(teacher), "--out", str(labelled)]) == 0
+    examples = load_examples([labelled])
+    pairs = [(e.premise, e.hypothesis) for e in examples]
+    targets = np.array([e.teacher for e in examples])
+    assert len(examples) == len(ROWS) * 6 and [e.label for e in examples] == [y for _, _, y in ROWS * 6]
+    np.testing.assert_allclose(targets, TransformersScorer(teacher).score(pairs), atol=1e-4)
+
+    def student(weight: float) -> np.ndarray:
+        out = train(
+            TrainConfig(
+                backbone=str(tiny_model),
+                train_files=[str(labelled)],
+                output_dir=str(tmp_path / f"s{weight}"),
+                epochs=2,
+                batch_size=4,
+                learning_rate=5e-4,
+                threads=1,
+                distil_weight=weight,
+            ),
+            log=lambda _: None,
+        )
+        assert out is not None
+        return TransformersScorer(out).score(pairs)
+
+    def distance(probabilities: np.ndarray) -> float:
+        return float(np.abs(probabilities - targets).sum(axis=1).mean())
+
+    assert distance(student(1.0)) < distance(student(0.0))
 
 
 def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, train_file: Path, capsys) -> None:

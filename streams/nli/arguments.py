@@ -61,6 +61,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="bf16 autocast (fast on GPUs and on CPUs with AMX or AVX512-BF16, very slow on other CPUs)",
     )
     p.add_argument("--stop-after", type=int, help="stop after this many steps (checkpointed; rerun to resume)")
+    p.add_argument(
+        "--distil-weight",
+        type=float,
+        default=0.0,
+        metavar="W",
+        help="for pairs that carry teacher probabilities (see `nli label`): (1-W) x label loss + "
+        "W x cross-entropy to the teacher (default 0: labels only)",
+    )
+
+    p = sub.add_parser("label", help="write a teacher model's probabilities onto training pairs (for distillation)")
+    p.add_argument("files", nargs="+", help="training JSONL files")
+    p.add_argument("--model", required=True, help="the teacher's model directory")
+    p.add_argument("--out", required=True, help="output JSONL: every example with its `teacher` probabilities")
+    p.add_argument("--max-length", type=int, default=128, help="tokens per pair (as `nli train` trains)")
+    p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
 
     p = sub.add_parser("eval", help="accuracy, per-class P/R/F1, contradiction F1 and confusion matrix")
     p.add_argument("files", nargs="+", help="labelled JSONL files")

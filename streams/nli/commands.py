@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
             bf16=args.bf16,
+            distil_weight=args.distil_weight,
         )
         train(config, stop_after=args.stop_after)
         return 0
@@ -78,6 +79,15 @@ def run(args: argparse.Namespace) -> int:
             print(format_report(result), flush=True)
         if args.json_out:
             Path(args.json_out).write_text(json.dumps(reports, indent=2))
+        return 0
+    if args.nli_command == "label":
+        from streams.nli.data import load_examples
+        from streams.nli.distil import with_teacher, write_examples
+        from streams.nli.scorer import load_scorer
+
+        teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
+        labelled = with_teacher(load_examples(args.files), teacher)
+        print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
         return 0
     if args.nli_command == "export":
         from streams.nli.export import export_onnx

@@ -1,6 +1,7 @@
 """Reading NLI pairs from JSONL files (plain or gzipped).
 
-Each line holds ``premise``, ``hypothesis`` and ``label``. Labels are the three NLI
+Each line holds ``premise``, ``hypothesis`` and ``label``, and may hold ``teacher``: a larger
+model's probabilities for the pair, the soft target of distillation (streams/nli/distil.py). Labels are the three NLI
 classes, or ``non_contradiction`` for two-class sets such as DECODE: such a pair says
 only that the label is *not* contradiction, so it is kept as the label set
 {entailment, neutral} and trained with the marginal likelihood over that set.
@@ -50,6 +51,14 @@ class NLIExample(BaseModel):
     hypothesis: str
     label: str
     source: str = ""
+    teacher: tuple[float, float, float] | None = None  # a teacher's probabilities, in NLI_LABELS order
+
+    @field_validator("teacher")
+    @classmethod
+    def _probabilities(cls, value: tuple[float, float, float] | None) -> tuple[float, float, float] | None:
+        if value is not None and (min(value) < 0 or abs(sum(value) - 1) > 1e-3):
+            raise ValueError(f"teacher probabilities must be non-negative and sum to 1, got {list(value)}")
+        return value
 
     @field_validator("label")
     @classmethod
@@ -113,9 +122,10 @@ def load_examples(paths: list[str | Path]) -> list[NLIExample]:
 
 
 def swapped(examples: list[NLIExample]) -> list[NLIExample]:
-    """The pairs whose label is symmetric, with premise and hypothesis exchanged."""
+    """The pairs whose label is symmetric, with premise and hypothesis exchanged (a teacher's
+    probabilities are for the pair as it was written, so they are not kept)."""
     return [
-        example.model_copy(update={"premise": example.hypothesis, "hypothesis": example.premise})
+        example.model_copy(update={"premise": example.hypothesis, "hypothesis": example.premise, "teacher": None})
         for example in examples
         if example.label in SYMMETRIC_LABELS
     ]

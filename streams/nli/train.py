@@ -3,6 +3,8 @@
 The head predicts (entailment, neutral, contradiction). Two-class pairs such as DECODE's
 ``non_contradiction`` are trained with the marginal likelihood of their label set, so they
 teach "not a contradiction" without pretending to know which of the other two it is.
+Pairs that carry a teacher's probabilities (`contraflow nli label`, streams/nli/distil.py)
+are also pulled toward them, by `distil_weight`.
 
 Batches are bucketed by length (shuffle, sort within mega-batches, shuffle the batches),
 which cuts padding several-fold on mixed-length data. Everything random derives from the
@@ -71,6 +73,9 @@ class TrainConfig(BaseModel):
     freeze_word_embeddings: bool = True
     drop_longer: bool = True
     mega_batch: int = 64
+    distil_weight: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="weight of the teacher's probabilities where a pair has them"
+    )
 
 
 def _label_masks(labels: list[str]) -> torch.Tensor:
@@ -83,9 +88,31 @@ def _label_masks(labels: list[str]) -> torch.Tensor:
 
 def label_set_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
     """-log P(label in allowed set); plain cross-entropy when the set has one label."""
+    return _label_set_losses(torch.log_softmax(logits.float(), dim=-1), allowed).mean()
+
+
+def _label_set_losses(log_probs: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    return -torch.logsumexp(log_probs.masked_fill(~allowed, float("-inf")), dim=-1)
+
+
+def _teacher_targets(examples: list[NLIExample]) -> tuple[torch.Tensor, torch.Tensor]:
+    """([n, 3] teacher probabilities, zeros where none; [n] whether the example has them)."""
+    targets = torch.zeros(len(examples), len(NLI_LABELS))
+    for row, example in enumerate(examples):
+        if example.teacher is not None:
+            targets[row] = torch.tensor(example.teacher)
+    return targets, torch.tensor([e.teacher is not None for e in examples])
+
+
+def distillation_loss(
+    logits: torch.Tensor, allowed: torch.Tensor, teacher: torch.Tensor, has_teacher: torch.Tensor, weight: float
+) -> torch.Tensor:
+    """The label-set loss, mixed for pairs with a teacher: (1 - weight) x label loss +
+    weight x cross-entropy to the teacher's probabilities."""
     log_probs = torch.log_softmax(logits.float(), dim=-1)
-    kept = log_probs.masked_fill(~allowed, float("-inf"))
-    return -(torch.logsumexp(kept, dim=-1)).mean()
+    hard = _label_set_losses(log_probs, allowed)
+    soft = -(teacher * log_probs).sum(dim=-1)
+    return torch.where(has_teacher, (1 - weight) * hard + weight * soft, hard).mean()
 
 
 def bucketed_batches(lengths: list[int], batch_size: int, mega: int, seed: int) -> list[list[int]]:
@@ -170,6 +197,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
     segments = tokens.get("token_type_ids")  # None: the backbone has no token types (MPNet)
     lengths = [len(ids) for ids in encoded]
     masks = _label_masks([e.label for e in examples])
+    teacher, has_teacher = _teacher_targets(examples)
 
     steps_per_epoch = math.ceil(len(examples) / config.batch_size)
     total_steps = int(steps_per_epoch * config.epochs)
@@ -246,7 +274,13 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
             inputs = {k: v.to(device) for k, v in inputs.items()}
             with torch.autocast(device.type, dtype=autocast_dtype, enabled=autocast_dtype is not None):
                 logits = model(**inputs).logits
-            loss = label_set_loss(logits, masks[batch].to(device))
+            loss = distillation_loss(
+                logits,
+                masks[batch].to(device),
+                teacher[batch].to(device),
+                has_teacher[batch].to(device),
+                config.distil_weight,
+            )
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
