@@ -167,6 +167,7 @@ def turn_settings(settings: Settings) -> TurnSettings:
         contradiction_threshold=settings.contradiction_threshold,
         sentence_threshold=settings.sentence_threshold,
         sentence_neighbours=settings.sentence_neighbours,
+        sentence_min_similarity=settings.sentence_min_similarity,
         topic_similarity=settings.topic_similarity,
         recall_gate=settings.recall_gate,
         recall_turn=settings.recall_turn,

@@ -128,6 +128,13 @@ class Settings(BaseSettings):
         ge=0,
         description="sentences: earlier sentences (most similar first) each new sentence is judged against (0: all)",
     )
+    sentence_min_similarity: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="sentences: earlier sentences whose embedding cosine with the new one is below this are not "
+        "judged against it (0: no floor)",
+    )
     topic_similarity: float = Field(
         1.0,
         ge=0,

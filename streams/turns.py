@@ -91,6 +91,7 @@ class TurnSettings:
     contradiction_threshold: float = default("contradiction_threshold")
     sentence_threshold: float = default("sentence_threshold")
     sentence_neighbours: int = default("sentence_neighbours")
+    sentence_min_similarity: float = default("sentence_min_similarity")
     topic_similarity: float = default("topic_similarity")
     recall_gate: float = default("recall_gate")
     recall_turn: int = default("recall_turn")
@@ -199,6 +200,7 @@ class TurnPipeline:
             self.settings.sentence_threshold if sentences else self.settings.contradiction_threshold,
             self.settings.topic_similarity,
             self.settings.sentence_neighbours,
+            self.settings.sentence_min_similarity,
         )
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
 

@@ -15,7 +15,8 @@ Three rules, chosen by the `verdict` setting:
   mean is at or above `contradiction_threshold`.
 - ``sentences``: no advice extraction, no topic gate and no slots: every sentence of the
   new turn is scored against the `neighbours` earlier sentences of the compared turns
-  nearest to it by embedding cosine (all of them without an embedder), earlier → new
+  nearest to it by embedding cosine, those under `min_similarity` left out (all of them
+  without an embedder), earlier → new
   first and the reverse only where the mean can still reach the threshold, and
   contradicts when the two-way mean reaches it. Built for the model
   fine-tuned on hand-marked sessions (docs/verdicts.md), which learned which sentence
@@ -51,6 +52,7 @@ class VerdictRule:
     threshold: float = 0.5
     topic_similarity: float = 0.6
     neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
+    min_similarity: float = 0.0  # sentences: earlier sentences less similar than this are not scored (0: off)
 
     @property
     def seed(self) -> bool:
@@ -176,14 +178,18 @@ def one_dose_of_a_schedule(claims: Sequence[AdviceClaim], index: int) -> bool:
 
 
 def nearest(
-    earlier_turns: Sequence[AdviceItem], new: AdviceClaim, neighbours: int, similarity: Similarity | None
+    earlier_turns: Sequence[AdviceItem], new: AdviceClaim, rule: VerdictRule, similarity: Similarity | None
 ) -> list[tuple[AdviceItem, str]]:
-    """The earlier sentences a new sentence is scored against: the `neighbours` most similar
-    to it over all compared turns (all of them when there is no embedder, or neighbours=0)."""
+    """The earlier sentences a new sentence is scored against: the `rule.neighbours` most
+    similar to it over all compared turns whose cosine reaches `rule.min_similarity` (all of
+    them when there is no embedder; every one over the floor when neighbours=0)."""
     candidates = [(turn, claim.text) for turn in earlier_turns for claim in turn.claims]
-    if similarity is None or not 0 < neighbours < len(candidates):
+    if similarity is None:
         return candidates
-    return sorted(candidates, key=lambda candidate: -similarity(candidate[1], new.text))[:neighbours]
+    scored = [(similarity(text, new.text), (turn, text)) for turn, text in candidates]
+    floor = rule.min_similarity if rule.min_similarity > 0 else -np.inf  # 0: no floor
+    kept = sorted((item for item in scored if item[0] >= floor), key=lambda item: -item[0])
+    return [candidate for _, candidate in kept[: rule.neighbours or None]]
 
 
 def plan_pairs(
@@ -198,7 +204,7 @@ def plan_pairs(
     planned: list[PlannedPair] = []
     if rule.sentences:
         for claim in new.claims:
-            for earlier, text in nearest(earlier_turns, claim, rule.neighbours, similarity):
+            for earlier, text in nearest(earlier_turns, claim, rule, similarity):
                 planned.append(PlannedPair(earlier, text, claim.text, add(text, claim.text), None))
         return planned
     for earlier in earlier_turns:

@@ -476,9 +476,17 @@ async def _embed(texts: list[str]) -> np.ndarray:
     return shared_embedder().embed(texts)
 
 
-def sentence_pipeline(nli: ScriptedNLI, neighbours: int = 1, embed: bool = True) -> TurnPipeline:
+def sentence_pipeline(
+    nli: ScriptedNLI, neighbours: int = 1, embed: bool = True, min_similarity: float = 0.0
+) -> TurnPipeline:
     services = TurnServices(score=nli, embed=_embed if embed else None)
-    settings = TurnSettings(stride=1, verdict="sentences", sentence_threshold=0.8, sentence_neighbours=neighbours)
+    settings = TurnSettings(
+        stride=1,
+        verdict="sentences",
+        sentence_threshold=0.8,
+        sentence_neighbours=neighbours,
+        sentence_min_similarity=min_similarity,
+    )
     return TurnPipeline(services, settings)
 
 
@@ -515,6 +523,23 @@ async def test_sentences_mode_needs_both_directions_to_reach_the_threshold() -> 
     texts = ["Take the amlodipine once a day.", "The amlodipine should be taken twice a day."]
     _, outcomes = await run(sentence_pipeline(nli), [turn(i, t) for i, t in enumerate(texts)])
     assert len(nli.calls) == 2 and outcomes[1].conflicts == []
+
+
+async def test_sentences_mode_leaves_out_earlier_sentences_under_the_similarity_floor() -> None:
+    """With a floor, a new sentence about something else entirely (the physiotherapy
+    exercises) is not judged against the dose; the dose change still is, and contradicts."""
+    texts = [
+        "Take the amlodipine once a day.",
+        "Do the knee exercises every morning. The amlodipine should be taken twice a day.",
+    ]
+    floors = {}
+    for floor in (0.0, 0.3):
+        nli = ScriptedNLI({"twice a day": CONTRA})
+        _, outcomes = await run(sentence_pipeline(nli, min_similarity=floor), [turn(i, t) for i, t in enumerate(texts)])
+        assert [c.claim_b.text for c in outcomes[1].conflicts] == ["The amlodipine should be taken twice a day."]
+        floors[floor] = [hypothesis for premise, hypothesis in nli.calls if premise == texts[0]]
+    assert "Do the knee exercises every morning." in floors[0.0]
+    assert floors[0.3] == ["The amlodipine should be taken twice a day."]
 
 
 async def test_sentences_mode_without_an_embedder_judges_every_pair() -> None:
