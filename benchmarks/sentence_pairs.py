@@ -13,6 +13,15 @@ for one side, or the gate kept the two claims apart).
     contraflow nli export runs/sentence-judge/hf runs/sentence-judge/onnx
     python benchmarks/sentence_pairs.py eval --model runs/sentence-judge/onnx --set holdout8 --set holdout9
 
+Distillation (session 20): a larger teacher trained on OUT.jsonl labels it and a set of
+unlabelled cross-session pairs; the MiniLM student learns from both:
+
+    python benchmarks/sentence_pairs.py transfer T.jsonl
+    contraflow nli label OUT.jsonl --model TEACHER --out OUT_t.jsonl
+    contraflow nli label T.jsonl --model TEACHER --out T_t.jsonl --argmax-label
+    contraflow nli train OUT_t.jsonl T_t.jsonl --backbone runs/nli-clinical/hf --out runs/student \\
+        --epochs 1 --batch-size 32 --lr 3e-5 --seed 21 --threads 2 --bf16 --distil-weight 0.7
+
 Labels come from the sessions' labels and from `data/spans/` (hand-marked, one line per
 reversal or revision session: the earlier and the later passage that change the advice).
 A sentence pair is a contradiction when its two turns are the labelled ones and each side
@@ -162,6 +171,35 @@ def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies:
     print(f"wrote {len(rows)} training pairs to {out}")
 
 
+def transfer(out: Path, held: list[str], neighbours: int, seed: int) -> None:
+    """Unlabelled pairs for distillation (`contraflow nli label --argmax-label` labels them):
+    each assistant sentence of the marked sets not held aside against its `neighbours`
+    nearest sentences (MiniLM cosine) of other sessions, in a drawn order. Advice written
+    for someone else is what a teacher has to be asked about: the same drug at another
+    dose, the same activity allowed and forbidden."""
+    owner: dict[str, str] = {}
+    for which in sorted(set(marked_sets()) - set(held)):
+        for path in session_files(which):
+            for row in read_jsonl(path):
+                if row["role"] == "assistant":
+                    for sentence in sentences(row["text"]):
+                        owner.setdefault(sentence, row["session_id"])
+    texts = sorted(owner)
+    vectors = shared_embedder().embed(texts)
+    sessions = np.array([owner[t] for t in texts])
+    draw = random.Random(seed)
+    rows: list[dict] = []
+    for start in range(0, len(texts), 1000):
+        for offset, similarities in enumerate(vectors[start : start + 1000] @ vectors.T):
+            k = start + offset
+            similarities[sessions == sessions[k]] = -2.0
+            for j in np.argpartition(-similarities, neighbours)[:neighbours]:
+                a, b = (texts[j], texts[k]) if draw.random() < 0.5 else (texts[k], texts[j])
+                rows.append({**_row(a, b, "neutral"), "source": "transfer_cross_session"})
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    print(f"wrote {len(rows)} unlabelled pairs (label neutral until relabelled) to {out}")
+
+
 def _both_ways(earlier: str, later: str) -> list[dict]:
     """A contradiction in both orders, twice (few against the many non-contradictions)."""
     return 2 * [_row(earlier, later, "contradiction"), _row(later, earlier, "contradiction")]
@@ -205,6 +243,11 @@ def main() -> None:
     b.add_argument("--replay", nargs="*", default=[], metavar="FILE:COUNT", help="general NLI pairs to mix in")
     b.add_argument("--seed", type=int, default=7)
     b.add_argument("--near-copies", type=int, default=0, help="extra copies of the negatives the pipeline scores")
+    t = sub.add_parser("transfer", help="write unlabelled cross-session sentence pairs for a teacher to label")
+    t.add_argument("out", type=Path)
+    t.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
+    t.add_argument("--neighbours", type=int, default=3)
+    t.add_argument("--seed", type=int, default=5)
     e = sub.add_parser("eval", help="pair AUC and session numbers of a model on some sets")
     e.add_argument("--model", default="builtin")
     e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
@@ -212,6 +255,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "build":
         build(args.out, args.held, args.replay, args.seed, args.near_copies)
+    elif args.command == "transfer":
+        transfer(args.out, args.held, args.neighbours, args.seed)
     else:
         evaluate(args.model, args.set, args.thresholds)
 

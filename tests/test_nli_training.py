@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from streams.nli.calibrate import calibrate
-from streams.nli.data import NLIExample, content_words, load_examples, swapped, unrelated_negatives
+from streams.nli.data import NLI_LABELS, NLIExample, content_words, load_examples, swapped, unrelated_negatives
 from streams.nli.evaluate import report
 from streams.nli.train import TrainConfig, bucketed_batches, distillation_loss, train, training_examples
 
@@ -301,6 +301,12 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     targets = np.array([e.teacher for e in examples])
     assert len(examples) == len(ROWS) * 6 and [e.label for e in examples] == [y for _, _, y in ROWS * 6]
     np.testing.assert_allclose(targets, TransformersScorer(teacher).score(pairs), atol=1e-4)
+    relabelled = tmp_path / "relabelled.jsonl"
+    assert (
+        main(["nli", "label", str(train_file), "--model", str(teacher), "--out", str(relabelled), "--argmax-label"])
+        == 0
+    )
+    assert [e.label for e in load_examples([relabelled])] == [NLI_LABELS[i] for i in targets.argmax(axis=1)]
 
     def student(weight: float) -> np.ndarray:
         out = train(

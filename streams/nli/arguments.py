@@ -76,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output JSONL: every example with its `teacher` probabilities")
     p.add_argument("--max-length", type=int, default=128, help="tokens per pair (as `nli train` trains)")
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
+    p.add_argument(
+        "--argmax-label",
+        action="store_true",
+        help="replace each pair's label with the teacher's most probable class (for unlabelled transfer pairs)",
+    )
 
     p = sub.add_parser("eval", help="accuracy, per-class P/R/F1, contradiction F1 and confusion matrix")
     p.add_argument("files", nargs="+", help="labelled JSONL files")

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         from streams.nli.scorer import load_scorer
 
         teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
-        labelled = with_teacher(load_examples(args.files), teacher)
+        labelled = with_teacher(load_examples(args.files), teacher, argmax_label=args.argmax_label)
         print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
         return 0
     if args.nli_command == "export":

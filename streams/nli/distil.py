@@ -12,16 +12,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from streams.nli.data import NLIExample
+from streams.nli.data import NLI_LABELS, NLIExample
 from streams.nli.scorer import PairScorer
 
 
-def with_teacher(examples: list[NLIExample], scorer: PairScorer) -> list[NLIExample]:
-    """The examples with the scorer's probabilities as their ``teacher`` targets."""
+def with_teacher(examples: list[NLIExample], scorer: PairScorer, argmax_label: bool = False) -> list[NLIExample]:
+    """The examples with the scorer's probabilities as their ``teacher`` targets (and, with
+    `argmax_label`, the teacher's most probable class as their label)."""
     unique = list(dict.fromkeys((e.premise, e.hypothesis) for e in examples))
     probabilities = scorer.score(unique)
     by_pair = {pair: tuple(round(float(p), 5) for p in row) for pair, row in zip(unique, probabilities, strict=True)}
-    return [e.model_copy(update={"teacher": by_pair[(e.premise, e.hypothesis)]}) for e in examples]
+    labelled = []
+    for example in examples:
+        teacher = by_pair[(example.premise, example.hypothesis)]
+        update: dict = {"teacher": teacher}
+        if argmax_label:
+            update["label"] = NLI_LABELS[max(range(len(NLI_LABELS)), key=teacher.__getitem__)]
+        labelled.append(example.model_copy(update=update))
+    return labelled
 
 
 def write_examples(examples: Iterable[NLIExample], path: str | Path) -> int:
