@@ -247,7 +247,8 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     from transformers import AutoTokenizer, MPNetConfig, MPNetForSequenceClassification
 
     from streams.nli.commands import backbone_path
-    from streams.nli.scorer import TransformersScorer
+    from streams.nli.export import export_onnx
+    from streams.nli.scorer import OnnxScorer, TransformersScorer
     from tests.conftest import TINY_ENCODER
 
     backbone = tmp_path / "tiny-mpnet"
@@ -268,8 +269,11 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
         log=lambda _: None,
     )
     assert trained is not None
-    rows = TransformersScorer(trained).score([("A dog runs in the park.", "A cat sleeps indoors.")])
-    assert rows.shape == (1, 3) and rows.sum() == pytest.approx(1.0, abs=1e-5)
+    pairs = [("A dog runs in the park.", "A cat sleeps indoors."), ("A woman reads a book.", "She is a teacher.")]
+    rows = TransformersScorer(trained).score(pairs)
+    assert rows.shape == (2, 3) and rows.sum(axis=1) == pytest.approx([1.0, 1.0], abs=1e-5)
+    exported = export_onnx(trained, tmp_path / "onnx", quantize=False).parent  # and it exports
+    np.testing.assert_allclose(OnnxScorer(exported).score(pairs), rows, atol=1e-4)
 
 
 def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(

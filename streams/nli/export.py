@@ -31,14 +31,15 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, quantize: bool = Tru
     ).eval()
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
     sample = tokenizer(["A premise."], ["A hypothesis."], return_tensors="pt")
-    names = ["input_ids", "attention_mask", "token_type_ids"]
+    # In forward's order; a backbone without token types (MPNet) takes the first two only.
+    names = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in sample]
     axes = {name: {0: "batch", 1: "sequence"} for name in names}
     axes["logits"] = {0: "batch"}
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "model-fp32.onnx"
         torch.onnx.export(
             model,
-            (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]),
+            tuple(sample[name] for name in names),
             str(fp32),
             input_names=names,
             output_names=["logits"],
