@@ -29,6 +29,16 @@ def train_file(tmp_path: Path) -> Path:
     return path
 
 
+def _trained(backbone: Path, data: Path, out: Path, **options: object) -> Path:
+    """A model trained quietly on one thread from `backbone` on `data`, saved under `out`."""
+    trained = train(
+        TrainConfig(backbone=str(backbone), train_files=[str(data)], output_dir=str(out), threads=1, **options),
+        log=lambda _: None,
+    )
+    assert trained is not None
+    return trained
+
+
 def _loss(
     logits: torch.Tensor, allowed: torch.Tensor, teacher: list[float] | None = None, weight: float = 0.0
 ) -> float:
@@ -257,18 +267,7 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     MPNetForSequenceClassification(config).save_pretrained(backbone)
     tokenizer.save_pretrained(backbone)
     assert "token_type_ids" not in tokenizer("a", "b")
-    trained = train(
-        TrainConfig(
-            backbone=str(backbone),
-            train_files=[str(train_file)],
-            output_dir=str(tmp_path / "out"),
-            epochs=1,
-            batch_size=8,
-            threads=1,
-        ),
-        log=lambda _: None,
-    )
-    assert trained is not None
+    trained = _trained(backbone, train_file, tmp_path / "out", epochs=1, batch_size=8)
     pairs = [("A dog runs in the park.", "A cat sleeps indoors."), ("A woman reads a book.", "She is a teacher.")]
     rows = TransformersScorer(trained).score(pairs)
     assert rows.shape == (2, 3) and rows.sum(axis=1) == pytest.approx([1.0, 1.0], abs=1e-5)
@@ -285,19 +284,7 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     from streams.cli import main
     from streams.nli.scorer import TransformersScorer
 
-    teacher = train(
-        TrainConfig(
-            backbone=str(tiny_model),
-            train_files=[str(train_file)],
-            output_dir=str(tmp_path / "teacher"),
-            epochs=3,
-            batch_size=4,
-            learning_rate=5e-4,
-            seed=3,
-            threads=1,
-        ),
-        log=lambda _: None,
-    )
+    teacher = _trained(tiny_model, train_file, tmp_path / "teacher", epochs=3, batch_size=4, learning_rate=5e-4, seed=3)
     labelled = tmp_path / "labelled.jsonl"
     assert main(["nli", "label", str(train_file), "--model", str(teacher), "--out", str(labelled)]) == 0
     examples = load_examples([labelled])
@@ -313,20 +300,15 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     assert [e.label for e in load_examples([relabelled])] == [NLI_LABELS[i] for i in targets.argmax(axis=1)]
 
     def student(weight: float) -> np.ndarray:
-        out = train(
-            TrainConfig(
-                backbone=str(tiny_model),
-                train_files=[str(labelled)],
-                output_dir=str(tmp_path / f"s{weight}"),
-                epochs=2,
-                batch_size=4,
-                learning_rate=5e-4,
-                threads=1,
-                distil_weight=weight,
-            ),
-            log=lambda _: None,
+        out = _trained(
+            tiny_model,
+            labelled,
+            tmp_path / f"s{weight}",
+            epochs=2,
+            batch_size=4,
+            learning_rate=5e-4,
+            distil_weight=weight,
         )
-        assert out is not None
         return TransformersScorer(out).score(pairs)
 
     def distance(probabilities: np.ndarray) -> float:

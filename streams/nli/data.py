@@ -1,10 +1,11 @@
 """Reading NLI pairs from JSONL files (plain or gzipped).
 
-Each line holds ``premise``, ``hypothesis`` and ``label``, and may hold ``teacher``: a larger
-model's probabilities for the pair, the soft target of distillation (streams/nli/distil.py). Labels are the three NLI
-classes, or ``non_contradiction`` for two-class sets such as DECODE: such a pair says
-only that the label is *not* contradiction, so it is kept as the label set
-{entailment, neutral} and trained with the marginal likelihood over that set.
+Each line holds ``premise``, ``hypothesis`` and ``label``, and may hold ``teacher``: a
+larger model's probabilities for the pair, the soft target of distillation
+(streams/nli/distil.py). Labels are the three NLI classes, or ``non_contradiction`` for
+two-class sets such as DECODE: such a pair says only that the label is *not*
+contradiction, so it is kept as the label set {entailment, neutral} and trained with the
+marginal likelihood over that set.
 
 Lines in the original SNLI / MultiNLI release format (``sentence1``, ``sentence2``,
 ``gold_label``) are read as well, so those corpora need no conversion; their pairs whose

@@ -86,21 +86,15 @@ def _label_masks(labels: list[str]) -> torch.Tensor:
     return mask
 
 
-def label_set_loss(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
-    """-log P(label in allowed set); plain cross-entropy when the set has one label."""
-    return _label_set_losses(torch.log_softmax(logits.float(), dim=-1), allowed).mean()
-
-
 def _label_set_losses(log_probs: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """-log P(label in allowed set) per row; plain cross-entropy when the set has one label."""
     return -torch.logsumexp(log_probs.masked_fill(~allowed, float("-inf")), dim=-1)
 
 
 def _teacher_targets(examples: list[NLIExample]) -> tuple[torch.Tensor, torch.Tensor]:
     """([n, 3] teacher probabilities, zeros where none; [n] whether the example has them)."""
-    targets = torch.zeros(len(examples), len(NLI_LABELS))
-    for row, example in enumerate(examples):
-        if example.teacher is not None:
-            targets[row] = torch.tensor(example.teacher)
+    none = (0.0,) * len(NLI_LABELS)
+    targets = torch.tensor([e.teacher or none for e in examples], dtype=torch.float32)
     return targets, torch.tensor([e.teacher is not None for e in examples])
 
 
