@@ -19,6 +19,19 @@
    turn of a partition was never scored). So every input partition's last fetched offset
    is kept, and a partition fetched past what it delivered is sought back as soon as faust
    delivers it.
+   Records faust drops after delivery: a rebalance that begins during the hand-over
+   (`wait_first(callback(message), suspend_flow.wait())` in `_drain_messages`) abandons the
+   record; a rebalance clears the stream buffers, and streams skip every record handed over
+   under an older consumer generation, counting on a seek to the committed offsets that
+   comes only when recovery runs. And faust's commit (`_new_offset`) takes the first run of
+   consecutive acknowledged offsets and checks it against the committed offset (the next
+   one to read) with `> 1`: one unacknowledged record right at the committed offset was
+   committed past (a chaos run: an assistant turn never scored). So the callback is
+   wrapped to see which records were handed over (an abandoned one is sought back to); no
+   commit goes past an unacknowledged next offset (tracked past failed commits, since faust
+   forgets the acknowledgements it took for one); and when a later record is acknowledged,
+   or no agent holds a record and every stream buffer is empty, an unacknowledged
+   delivered one was dropped: the partition is delivered again from it.
 2. The fetch wait. faust hard-codes `fetch_max_wait_ms=1500`; a broker that does not end
    a waiting fetch when records arrive (the bundled Tansu) then adds up to 1.5 s to every
    turn. The wait comes from `Settings.fetch_max_wait_ms`.
@@ -82,7 +95,17 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         super().__init__(*args, **kwargs)
         self._expected: dict[TP, int] = {}
         self._fetched: dict[TP, int] = {}  # the last offset fetched per input partition
+        self._handed: dict[TP, int] = {}  # the last offset faust's callback took per partition
+        self._commit_start: dict[TP, int] = {}  # the first offset delivered since the seek to committed
+        self._acked_through: dict[TP, int] = {}  # the end of the acknowledged records taken for a commit
+        self._forgotten: dict[TP, int] = {}  # delivered, then dropped inside faust: deliver again from here
         self.commit_health = CommitHealth()
+        self._hand_over = self.callback
+        self.callback = self._handed_over
+
+    async def _handed_over(self, message: Message) -> None:
+        await self._hand_over(message)
+        self._handed[message.tp] = message.offset
 
     def _new_consumer_thread(self) -> TunedConsumerThread:
         return TunedConsumerThread(self, loop=self.loop, beacon=self.beacon)
@@ -90,6 +113,9 @@ class GaplessConsumer(faust_aiokafka.Consumer):
     async def perform_seek(self) -> None:
         await super().perform_seek()
         self._expected = {tp: offset for tp, offset in self._read_offset.items() if offset is not None}
+        self._commit_start = {}
+        self._acked_through = {}
+        self._forgotten = {}
 
     async def seek(self, partition: TP, offset: int) -> None:
         await super().seek(partition, offset)
@@ -100,6 +126,9 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         for tp in revoked:
             self._expected.pop(tp, None)
             self._fetched.pop(tp, None)
+            self._commit_start.pop(tp, None)
+            self._acked_through.pop(tp, None)
+            self._forgotten.pop(tp, None)
         await super().on_partitions_revoked(revoked)
 
     async def _wait_next_records(self, timeout: float) -> tuple[Any, Any]:
@@ -131,7 +160,51 @@ class GaplessConsumer(faust_aiokafka.Consumer):
                 )
                 await self.seek(tp, expected)
 
+    def _next_to_commit(self, tp: TP) -> int | None:
+        """The first offset of `tp` not yet taken for a commit: where the acknowledged records
+        faust last took for one end (they are taken whether or not the commit then succeeds),
+        else the committed offset, else, before any commit, the first offset delivered."""
+        start = self._acked_through.get(tp, self._committed_offset[tp])
+        return self._commit_start.get(tp) if start is None else start
+
+    def _note_dropped(self) -> None:
+        """A delivered record that is not acknowledged while no agent holds one and every
+        stream buffer is empty was dropped inside faust (a rebalance clears the buffers, and
+        streams skip records handed over under an older consumer generation): its
+        partition is marked for delivery again from it. A later acknowledged record tells
+        the same sooner (`_new_offset`); this also finds a partition's last record."""
+        if any(not message.acked for message in self._unacked_messages):
+            return
+        if any(not channel.queue.empty() for channel in self.app.topics):
+            return
+        for tp in self._commit_start:
+            first = self._next_to_commit(tp)
+            if first is None:
+                continue
+            while first in self._acked_index[tp]:
+                first += 1  # acknowledged, not yet taken for a commit
+            if first < self._expected.get(tp, first):
+                self._forgotten[tp] = first
+
+    async def _seek_back_forgotten(self) -> None:
+        """Records handed over and then dropped inside faust (a rebalance clears the stream
+        buffers, or leaves records of the old generation there, which the streams skip) are
+        delivered again, with those after them (the pipeline knows replayed turns)."""
+        self._note_dropped()
+        for tp, offset in list(self._forgotten.items()):
+            if self._delivers(tp):
+                log.warning(
+                    "%s[%d]: records from offset %d were handed over but dropped inside faust "
+                    "(a rebalance); delivering them again",
+                    tp.topic,
+                    tp.partition,
+                    offset,
+                )
+                del self._forgotten[tp]
+                await self.seek(tp, offset)
+
     async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
+        await self._seek_back_forgotten()
         stalled: set[TP] = set()
         async for tp, message in super().getmany(timeout):
             if self._is_changelog_tp(tp):  # table recovery reads changelogs its own way
@@ -155,8 +228,25 @@ class GaplessConsumer(faust_aiokafka.Consumer):
                 await self.seek(tp, expected)
                 continue
             self._expected[tp] = message.offset + 1
+            self._commit_start.setdefault(tp, message.offset)
             yield tp, message
+            if self._handed.get(tp) != message.offset:  # abandoned: a rebalance began during the hand-over
+                self._expected[tp] = message.offset
+                stalled.add(tp)
         await self._seek_back_undelivered()
+
+    def _new_offset(self, tp: TP) -> int | None:
+        """faust's next commit offset for `tp`, or None while the next offset to commit is not
+        acknowledged."""
+        start = self._next_to_commit(tp)
+        acked = self._acked[tp]
+        if acked and start is not None and min(acked) > start:
+            self._forgotten[tp] = start  # a later record is acknowledged: this one never will be
+            return None
+        offset = super()._new_offset(tp)
+        if offset is not None:
+            self._acked_through[tp] = offset
+        return offset
 
     async def _commit(self, offsets: Mapping[TP, int]) -> bool:
         try:
