@@ -99,6 +99,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         self._commit_start: dict[TP, int] = {}  # the first offset delivered since the seek to committed
         self._acked_through: dict[TP, int] = {}  # the end of the acknowledged records taken for a commit
         self._forgotten: dict[TP, int] = {}  # delivered, then dropped inside faust: deliver again from here
+        self._redelivered: dict[TP, int] = {}  # where the last such delivery again began
         self.commit_health = CommitHealth()
         self._hand_over = self.callback
         self.callback = self._handed_over
@@ -116,6 +117,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         self._commit_start = {}
         self._acked_through = {}
         self._forgotten = {}
+        self._redelivered = {}
 
     async def seek(self, partition: TP, offset: int) -> None:
         await super().seek(partition, offset)
@@ -129,6 +131,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
             self._commit_start.pop(tp, None)
             self._acked_through.pop(tp, None)
             self._forgotten.pop(tp, None)
+            self._redelivered.pop(tp, None)
         await super().on_partitions_revoked(revoked)
 
     async def _wait_next_records(self, timeout: float) -> tuple[Any, Any]:
@@ -201,6 +204,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
                     offset,
                 )
                 del self._forgotten[tp]
+                self._redelivered[tp] = offset
                 await self.seek(tp, offset)
 
     async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
@@ -241,7 +245,8 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         start = self._next_to_commit(tp)
         acked = self._acked[tp]
         if acked and start is not None and min(acked) > start:
-            self._forgotten[tp] = start  # a later record is acknowledged: this one never will be
+            if self._redelivered.get(tp) != start:  # (once: it may be on its way again now)
+                self._forgotten[tp] = start  # a later record is acknowledged: this one never will be
             return None
         offset = super()._new_offset(tp)
         if offset is not None:

@@ -145,7 +145,12 @@ def test_a_record_dropped_after_its_hand_over_is_delivered_again(consumer: Gaple
     assert consumer._filter_committable_offsets({TURNS}) == {}
     assert drain(consumer) == [] and consumer.seeks == [(TURNS, 12)]
     assert drain(consumer) == [12, 13, 14]  # fetched from 12 again
-    acknowledge(consumer, 12)
+    held = turn_message(12)
+    consumer.track_message(held)  # an agent works on it again
+    assert consumer._filter_committable_offsets({TURNS}) == {}
+    consumer.batches.append({})
+    assert drain(consumer) == [] and consumer.seeks == [(TURNS, 12)]  # not sent a third time
+    assert consumer.ack(held)
     assert consumer._filter_committable_offsets({TURNS}) == {TURNS: 14}
 
 
