@@ -22,16 +22,17 @@
    Records faust drops after delivery: a rebalance that begins during the hand-over
    (`wait_first(callback(message), suspend_flow.wait())` in `_drain_messages`) abandons the
    record; a rebalance clears the stream buffers, and streams skip every record handed over
-   under an older consumer generation, counting on a seek to the committed offsets that
-   comes only when recovery runs. And faust's commit (`_new_offset`) takes the first run of
-   consecutive acknowledged offsets and checks it against the committed offset (the next
-   one to read) with `> 1`: one unacknowledged record right at the committed offset was
-   committed past (a chaos run: an assistant turn never scored). So the callback is
-   wrapped to see which records were handed over (an abandoned one is sought back to); no
-   commit goes past an unacknowledged next offset (tracked past failed commits, since faust
-   forgets the acknowledgements it took for one); and when a later record is acknowledged,
-   or no agent holds a record and every stream buffer is empty, an unacknowledged
-   delivered one was dropped: the partition is delivered again from it.
+   under an older consumer generation, counting on a seek to the committed offsets that in
+   chaos runs did not always come before newer records were processed. And faust's commit
+   (`_new_offset`) takes the first run of consecutive acknowledged offsets and checks it
+   against the committed offset (the next one to read) with `> 1`: one unacknowledged
+   record right at the committed offset was committed past (a chaos run: an assistant turn
+   never scored). So the callback is wrapped to see which records were handed over (an
+   abandoned one is sought back to); no commit goes past an unacknowledged next offset
+   (tracked past failed commits, since faust forgets the acknowledgements it took for
+   one); and when a later record is acknowledged, or no agent holds a record and every
+   stream buffer is empty, an unacknowledged delivered one was dropped: the partition is
+   delivered again from it.
 2. The fetch wait. faust hard-codes `fetch_max_wait_ms=1500`; a broker that does not end
    a waiting fetch when records arrive (the bundled Tansu) then adds up to 1.5 s to every
    turn. The wait comes from `Settings.fetch_max_wait_ms`.
@@ -176,7 +177,7 @@ class GaplessConsumer(faust_aiokafka.Consumer):
         streams skip records handed over under an older consumer generation): its
         partition is marked for delivery again from it. A later acknowledged record tells
         the same sooner (`_new_offset`); this also finds a partition's last record."""
-        if any(not message.acked for message in self._unacked_messages):
+        if not self._commit_start or any(not message.acked for message in self._unacked_messages):
             return
         if any(not channel.queue.empty() for channel in self.app.topics):
             return
