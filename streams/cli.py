@@ -78,12 +78,12 @@ def cmd_broker(args: argparse.Namespace) -> int:
 def cmd_worker(args: argparse.Namespace) -> int:
     from streams.kafka import ensure_topics
     from streams.model_host import ModelHost, needs_models
-    from streams.nli.scorer import resolve_model_dir
+    from streams.nli.scorer import check_installed, resolve_model_dir
     from topics.catalog import ALL_TOPICS
 
     settings = _settings(args)
-    if needs_models(settings):
-        resolve_model_dir(settings.nli_model_path)  # quick checks first: the model is there,
+    if needs_models(settings):  # quick checks first: the model is there, its backend installed,
+        check_installed(resolve_model_dir(settings.nli_model_path), settings.nli_backend)
     with _aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
     print(f"contraflow worker: broker {settings.broker_url} answers, topics in place; starting", flush=True)
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             return args.func(args)
         with _aiokafka_quiet():
             return args.func(args)
-    except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, TansuError …
+    except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, MissingExtra …
         print(f"contraflow {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
 

@@ -48,6 +48,7 @@ def test_a_failed_build_stops_the_process_with_its_traceback() -> None:
 
 LOAD_THE_MODELS_AND_STORE = """
 import sys, tempfile
+import agents.worker, streams.cli, streams.demo, streams.model_host, streams.replay, streams.knowledge.store_process
 from streams.services import load_components, open_store
 from streams.settings import Settings
 
@@ -55,6 +56,7 @@ settings = Settings(data_dir=tempfile.mkdtemp())
 load_components(settings)
 open_store(settings)
 print("torch imported:", "torch" in sys.modules)
+print("training libraries imported:", sorted({"transformers", "sentence_transformers", "onnx"} & set(sys.modules)))
 print("spacy.cli imported:", "spacy.cli" in sys.modules)
 import torch
 print("torch importable:", bool(torch.__version__))
@@ -65,15 +67,18 @@ print("spacy.cli importable:", callable(spacy.cli.download))
 
 def test_the_models_and_store_load_without_importing_torch_or_spacys_cli() -> None:
     """torch took over half of loading the models (spaCy's thinc imports it), and spaCy's
-    command line another tenth of importing spaCy; the worker's model process, `replay` and
-    the benchmarks run NLI on ONNX Runtime and embeddings in numpy and never call spaCy's CLI,
-    so they must not pay for them, and code that needs either can still import it."""
+    command line another tenth of importing spaCy; the worker (its modules, model process
+    and store process), the demo, `replay` and the benchmarks run NLI on ONNX Runtime and
+    embeddings in numpy and never call spaCy's CLI, so they must not pay for them (the base
+    install has no torch or transformers at all), and code that needs either can still
+    import it."""
     result = subprocess.run(
         [sys.executable, "-c", LOAD_THE_MODELS_AND_STORE], capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.splitlines()[-4:] == [
+    assert result.stdout.splitlines()[-5:] == [
         "torch imported: False",
+        "training libraries imported: []",
         "spacy.cli imported: False",
         "torch importable: True",
         "spacy.cli importable: True",

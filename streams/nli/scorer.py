@@ -3,7 +3,8 @@ contradiction), whatever order the model itself uses (read from its config).
 
 Two backends share tokenisation, length sorting and label mapping: ONNX Runtime (the
 shipped int8 model) and transformers/torch (any Hugging Face sequence-classification
-NLI model; CUDA with half precision when present). Nothing is fetched from a network.
+NLI model; CUDA with half precision when present; the `[train]` or `[gpu]` extra).
+Nothing is fetched from a network.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Protocol
 
 import numpy as np
 
-from streams.nli.tokens import load_pair_tokenizer
+from streams.extras import TRAINING, MissingExtra, require
+from streams.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from streams.settings import NLIBackend
 
 CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
@@ -87,6 +89,8 @@ class NLIScorer(ABC):
         self.columns = label_order(config, str(model_dir))
         try:
             self.tokenizer = load_pair_tokenizer(model_dir, max_length)
+        except MissingExtra:
+            raise
         except Exception as exc:  # tokenizers and transformers raise many kinds here
             raise NLIModelError(f"{model_dir}: the tokenizer does not load ({exc})") from exc
 
@@ -141,6 +145,7 @@ class TransformersScorer(NLIScorer):
     """transformers/torch: CUDA in half precision when present, CPU otherwise."""
 
     def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
+        require(TRAINING, f"the transformers NLI backend (for {model_dir})", extras=("train", "gpu"))
         import torch
         from transformers import AutoModelForSequenceClassification
 
@@ -185,6 +190,27 @@ def resolve_model_dir(location: str) -> Path:
     raise NLIModelError(f"NLI model not found: '{location}'. {_how_to_provide(location)}")
 
 
+def backend_for(model_dir: Path, backend: NLIBackend) -> NLIBackend:
+    """The backend that loads `model_dir`: `auto` is ONNX when it has model.onnx, else transformers."""
+    if backend == NLIBackend.auto:
+        return NLIBackend.onnx if (model_dir / ONNX_FILE).is_file() else NLIBackend.transformers
+    return backend
+
+
+def check_installed(model_dir: Path, backend: NLIBackend = NLIBackend.auto) -> None:
+    """MissingExtra at once, before anything slow, when loading this model needs an extra
+    that is not installed (torch and transformers for the transformers backend or for a
+    tokenizer without tokenizer.json)."""
+    if backend_for(model_dir, backend) == NLIBackend.transformers:
+        why = (
+            "CONTRAFLOW_NLI_BACKEND=transformers"
+            if backend == NLIBackend.transformers
+            else f"{model_dir} has no {ONNX_FILE}"
+        )
+        require(TRAINING, f"the transformers NLI backend ({why})", extras=("train", "gpu"))
+    check_tokenizer_installed(model_dir)
+
+
 def load_scorer(
     location: str,
     backend: NLIBackend = NLIBackend.auto,
@@ -192,9 +218,9 @@ def load_scorer(
     batch_size: int = 32,
     threads: int = 0,
 ) -> NLIScorer:
-    """Load a scorer; any failure is one NLIModelError naming the model and the fix."""
+    """Load a scorer; any failure is one NLIModelError naming the model and the fix (or a
+    MissingExtra naming the extra to install)."""
     model_dir = resolve_model_dir(location)
-    if backend == NLIBackend.auto:
-        backend = NLIBackend.onnx if (model_dir / ONNX_FILE).is_file() else NLIBackend.transformers
-    scorer_class = OnnxScorer if backend == NLIBackend.onnx else TransformersScorer
+    check_installed(model_dir, backend)
+    scorer_class = OnnxScorer if backend_for(model_dir, backend) == NLIBackend.onnx else TransformersScorer
     return scorer_class(model_dir, max_length=max_length, batch_size=batch_size, threads=threads)

@@ -6,7 +6,7 @@ included. Loading it with `tokenizers` gives the same ids as transformers' fast
 tokenizer (the same Rust code) without importing transformers, whose import pulls in
 torch and takes more than a minute on a busy two-core machine; a worker and the CLI
 start that much faster. A directory with only the older vocabulary files still loads,
-through transformers.
+through transformers (the `[train]` extra).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from streams.extras import require
 
 TOKENIZER_FILE = "tokenizer.json"
 CONFIG_FILE = "tokenizer_config.json"
@@ -48,6 +50,7 @@ class TransformersPairTokenizer:
     """The same interface over transformers' AutoTokenizer, for directories without tokenizer.json."""
 
     def __init__(self, model_dir: Path, max_length: int) -> None:
+        check_tokenizer_installed(model_dir)
         from transformers import AutoTokenizer
 
         self._tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
@@ -73,6 +76,12 @@ def _pad_token(model_dir: Path) -> str:
         return "[PAD]"
     token = config.get("pad_token") or "[PAD]"
     return token["content"] if isinstance(token, dict) else str(token)
+
+
+def check_tokenizer_installed(model_dir: Path) -> None:
+    """MissingExtra when the directory has no tokenizer.json and transformers is not installed."""
+    if not (model_dir / TOKENIZER_FILE).is_file():
+        require(["transformers"], f"the tokenizer of {model_dir} (no {TOKENIZER_FILE})")
 
 
 def load_pair_tokenizer(model_dir: Path, max_length: int) -> PairTokenizer | TransformersPairTokenizer:
