@@ -200,6 +200,108 @@ def transfer(out: Path, held: list[str], neighbours: int, seed: int) -> None:
     print(f"wrote {len(rows)} unlabelled pairs (label neutral until relabelled) to {out}")
 
 
+_SWAPS = [
+    ("twice", "once"),
+    ("once", "twice"),
+    ("three times", "twice"),
+    ("daily", "weekly"),
+    ("weekly", "daily"),
+    ("morning", "evening"),
+    ("evening", "morning"),
+    ("night", "morning"),
+    ("bedtime", "breakfast"),
+    ("before", "after"),
+    ("after", "before"),
+    ("with food", "on an empty stomach"),
+    ("increase", "reduce"),
+    ("reduce", "increase"),
+    ("more", "less"),
+    ("less", "more"),
+    ("start", "stop"),
+    ("stop", "keep taking"),
+    ("continue", "stop"),
+    ("avoid", "try"),
+    ("safe", "risky"),
+    ("fine", "not advisable"),
+    ("can", "cannot"),
+    ("should", "should not"),
+    ("do not", "do"),
+    ("don't", "do"),
+    ("never", "always"),
+    ("always", "never"),
+    ("must", "need not"),
+    ("not", ""),
+    ("no longer", "still"),
+    ("still", "no longer"),
+    ("yes", "no"),
+]
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+
+
+def _perturbations(sentence: str, drugs: list[str], draw: random.Random) -> list[str]:
+    """Near copies of an advice sentence with one thing changed: a number, a word of
+    direction, timing or frequency, or the drug. Whether the change contradicts is the
+    teacher's call: "once" for "twice" does, "evening" for "morning" may not."""
+    out: list[str] = []
+    numbers = list(_NUMBER.finditer(sentence))
+    if numbers:
+        hit = draw.choice(numbers)
+        value = float(hit.group())
+        new = draw.choice([value * 2, value / 2, value + draw.choice([1, 5, 10])])
+        out.append(sentence[: hit.start()] + f"{new:g}" + sentence[hit.end() :])
+    lower = sentence.lower()
+    found = [(old, new) for old, new in _SWAPS if re.search(rf"\b{re.escape(old)}\b", lower)]
+    if found:
+        old, new = draw.choice(found)
+        hit = re.search(rf"\b{re.escape(old)}\b", sentence, flags=re.IGNORECASE)
+        if hit:
+            out.append(re.sub(r"\s{2,}", " ", sentence[: hit.start()] + new + sentence[hit.end() :]).strip())
+    named = [w for w in _WORD.findall(lower) if w in drugs]
+    if named and len(drugs) > 1:
+        old = draw.choice(named)
+        new = draw.choice([d for d in drugs if d != old])
+        out.append(re.sub(rf"\b{re.escape(old)}\b", new, sentence, flags=re.IGNORECASE))
+    return [o for o in out if o != sentence]
+
+
+def augment(out: Path, held: list[str], seed: int, rounds: int) -> None:
+    """Unlabelled near-copy pairs for distillation, as TinyBERT augments its data: each
+    assistant sentence of the marked sets not held aside, changed in one place (see
+    `_perturbations`), against the sentence itself and against the nearest earlier sentence
+    of its session, in a drawn order, `rounds` times (distinct pairs only). The teacher's
+    labels on them teach the student what a changed dose, time or drug does to a verdict."""
+    from streams.extract.drug_dictionary import drug_variants
+
+    draw = random.Random(seed)
+    turns: dict[str, list[list[str]]] = defaultdict(list)
+    for which in sorted(set(marked_sets()) - set(held)):
+        for path in session_files(which):
+            for row in read_jsonl(path):
+                if row["role"] == "assistant":
+                    turns[row["session_id"]].append(sentences(row["text"]))
+    texts = sorted({t for session in turns.values() for turn in session for t in turn})
+    vectors = dict(zip(texts, shared_embedder().embed(texts), strict=True))
+    known = drug_variants()
+    words = {w for t in texts for w in _WORD.findall(t.lower())}
+    drugs = sorted(w for w in words if len(w) > 4 and w.isalpha() and w in known)
+    pairs: dict[frozenset[str], tuple[str, str]] = {}
+    for _ in range(rounds):
+        for session in turns.values():
+            for k, turn in enumerate(session):
+                earlier = [t for previous in session[:k] for t in previous]
+                for sentence in turn:
+                    partners = [sentence]
+                    if earlier:
+                        partners.append(max(earlier, key=lambda e: float(vectors[e] @ vectors[sentence])))
+                    for changed in _perturbations(sentence, drugs, draw):
+                        for partner in partners:
+                            a, b = (partner, changed) if draw.random() < 0.5 else (changed, partner)
+                            pairs.setdefault(frozenset((a, b)), (a, b))
+    rows = [{**_row(a, b, "neutral"), "source": "augment_near_copy"} for a, b in pairs.values()]
+    out.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    print(f"wrote {len(rows)} unlabelled pairs ({len(drugs)} drug names) to {out}")
+
+
 def _both_ways(earlier: str, later: str) -> list[dict]:
     """A contradiction in both orders, twice (few against the many non-contradictions)."""
     return 2 * [_row(earlier, later, "contradiction"), _row(later, earlier, "contradiction")]
@@ -248,6 +350,11 @@ def main() -> None:
     t.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
     t.add_argument("--neighbours", type=int, default=3)
     t.add_argument("--seed", type=int, default=5)
+    a = sub.add_parser("augment", help="write unlabelled near-copy sentence pairs for a teacher to label")
+    a.add_argument("out", type=Path)
+    a.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
+    a.add_argument("--seed", type=int, default=9)
+    a.add_argument("--rounds", type=int, default=1, help="perturbations drawn per sentence and kind")
     e = sub.add_parser("eval", help="pair AUC and session numbers of a model on some sets")
     e.add_argument("--model", default="builtin")
     e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
@@ -257,6 +364,8 @@ def main() -> None:
         build(args.out, args.held, args.replay, args.seed, args.near_copies)
     elif args.command == "transfer":
         transfer(args.out, args.held, args.neighbours, args.seed)
+    elif args.command == "augment":
+        augment(args.out, args.held, args.seed, args.rounds)
     else:
         evaluate(args.model, args.set, args.thresholds)
 
