@@ -27,9 +27,9 @@ def require(modules: Sequence[str], what: str, extras: Sequence[str] = ("train",
     if not missing:
         return
     how = " or ".join(f"pip install 'contraflow[{extra}]'" for extra in extras)
+    names = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
     raise MissingExtra(
-        f"{what} needs {' and '.join(missing)}, which the base install leaves out: {how} "
-        f"(in a clone: pip install -e '.[{extras[0]}]')"
+        f"{what} needs {names}, which the base install leaves out: {how} (in a clone: pip install -e '.[{extras[0]}]')"
     )
 
 
