@@ -171,6 +171,18 @@ def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies:
     print(f"wrote {len(rows)} training pairs to {out}")
 
 
+def assistant_turns(held: list[str]) -> dict[str, list[list[str]]]:
+    """The sentences worth comparing of each assistant turn, by session, in the marked sets
+    not held aside (unlabelled: what transfer and augment pairs are drawn from)."""
+    turns: dict[str, list[list[str]]] = defaultdict(list)
+    for which in sorted(set(marked_sets()) - set(held)):
+        for path in session_files(which):
+            for row in read_jsonl(path):
+                if row["role"] == "assistant":
+                    turns[row["session_id"]].append(sentences(row["text"]))
+    return turns
+
+
 def transfer(out: Path, held: list[str], neighbours: int, seed: int) -> None:
     """Unlabelled pairs for distillation (`contraflow nli label --argmax-label` labels them):
     each assistant sentence of the marked sets not held aside against its `neighbours`
@@ -178,12 +190,10 @@ def transfer(out: Path, held: list[str], neighbours: int, seed: int) -> None:
     for someone else is what a teacher has to be asked about: the same drug at another
     dose, the same activity allowed and forbidden."""
     owner: dict[str, str] = {}
-    for which in sorted(set(marked_sets()) - set(held)):
-        for path in session_files(which):
-            for row in read_jsonl(path):
-                if row["role"] == "assistant":
-                    for sentence in sentences(row["text"]):
-                        owner.setdefault(sentence, row["session_id"])
+    for session_id, session in assistant_turns(held).items():
+        for turn in session:
+            for sentence in turn:
+                owner.setdefault(sentence, session_id)
     texts = sorted(owner)
     vectors = shared_embedder().embed(texts)
     sessions = np.array([owner[t] for t in texts])
@@ -273,12 +283,7 @@ def augment(out: Path, held: list[str], seed: int, rounds: int) -> None:
     from streams.extract.drug_dictionary import drug_variants
 
     draw = random.Random(seed)
-    turns: dict[str, list[list[str]]] = defaultdict(list)
-    for which in sorted(set(marked_sets()) - set(held)):
-        for path in session_files(which):
-            for row in read_jsonl(path):
-                if row["role"] == "assistant":
-                    turns[row["session_id"]].append(sentences(row["text"]))
+    turns = assistant_turns(held)
     texts = sorted({t for session in turns.values() for turn in session for t in turn})
     vectors = dict(zip(texts, shared_embedder().embed(texts), strict=True))
     known = drug_variants()

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from streams.extras import TRAINING, MissingExtra, require
+from streams.extras import TRAINING, require
 from streams.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from streams.settings import NLIBackend
 
@@ -89,8 +89,6 @@ class NLIScorer(ABC):
         self.columns = label_order(config, str(model_dir))
         try:
             self.tokenizer = load_pair_tokenizer(model_dir, max_length)
-        except MissingExtra:
-            raise
         except Exception as exc:  # tokenizers and transformers raise many kinds here
             raise NLIModelError(f"{model_dir}: the tokenizer does not load ({exc})") from exc
 
@@ -145,7 +143,6 @@ class TransformersScorer(NLIScorer):
     """transformers/torch: CUDA in half precision when present, CPU otherwise."""
 
     def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
-        require(TRAINING, f"the transformers NLI backend (for {model_dir})", extras=("train", "gpu"))
         import torch
         from transformers import AutoModelForSequenceClassification
 

@@ -50,7 +50,6 @@ class TransformersPairTokenizer:
     """The same interface over transformers' AutoTokenizer, for directories without tokenizer.json."""
 
     def __init__(self, model_dir: Path, max_length: int) -> None:
-        check_tokenizer_installed(model_dir)
         from transformers import AutoTokenizer
 
         self._tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
