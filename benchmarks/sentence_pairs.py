@@ -248,33 +248,86 @@ _SWAPS = [
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 
 
-def _perturbations(sentence: str, drugs: list[str], draw: random.Random) -> list[str]:
-    """Near copies of an advice sentence with one thing changed: a number, a word of
-    direction, timing or frequency, or the drug. Whether the change contradicts is the
-    teacher's call: "once" for "twice" does, "evening" for "morning" may not."""
-    out: list[str] = []
-    numbers = list(_NUMBER.finditer(sentence))
-    if numbers:
-        hit = draw.choice(numbers)
-        value = float(hit.group())
-        new = draw.choice([value * 2, value / 2, value + draw.choice([1, 5, 10])])
-        out.append(sentence[: hit.start()] + f"{new:g}" + sentence[hit.end() :])
+_CONDITIONS = [
+    "if the pain comes back",
+    "unless your doctor tells you otherwise",
+    "only if your blood pressure is above 140",
+    "while you are pregnant",
+    "for the next two weeks",
+    "until your kidney results are back",
+    "if you feel dizzy",
+    "as long as you have no side effects",
+    "on the days you exercise",
+    "once the rash has cleared",
+]
+_PEOPLE = [
+    ("you", "your son"),
+    ("you", "your mother"),
+    ("your child", "you"),
+    ("your daughter", "you"),
+    ("your husband", "you"),
+    ("your father", "you"),
+]
+_HEDGES = ["I recommend that you", "It is best to", "Please", "You should", "My advice is to"]
+KINDS = ("number", "swap", "drug", "condition", "person", "hedge", "double")
+
+
+def _swapped(sentence: str, draw: random.Random) -> str | None:
     lower = sentence.lower()
     found = [(old, new) for old, new in _SWAPS if re.search(rf"\b{re.escape(old)}\b", lower)]
-    if found:
-        old, new = draw.choice(found)
-        hit = re.search(rf"\b{re.escape(old)}\b", sentence, flags=re.IGNORECASE)
-        if hit:
-            out.append(re.sub(r"\s{2,}", " ", sentence[: hit.start()] + new + sentence[hit.end() :]).strip())
+    if not found:
+        return None
+    old, new = draw.choice(found)
+    hit = re.search(rf"\b{re.escape(old)}\b", sentence, flags=re.IGNORECASE)
+    return re.sub(r"\s{2,}", " ", sentence[: hit.start()] + new + sentence[hit.end() :]).strip() if hit else None
+
+
+def _renumbered(sentence: str, draw: random.Random) -> str | None:
+    numbers = list(_NUMBER.finditer(sentence))
+    if not numbers:
+        return None
+    hit = draw.choice(numbers)
+    value = float(hit.group())
+    new = draw.choice([value * 2, value / 2, value + draw.choice([1, 5, 10])])
+    return sentence[: hit.start()] + f"{new:g}" + sentence[hit.end() :]
+
+
+def _perturbations(sentence: str, drugs: list[str], draw: random.Random, kinds: tuple[str, ...] = KINDS) -> list[str]:
+    """Near copies of an advice sentence with one thing changed: a number, a word of
+    direction, timing or frequency, the drug, an added condition, the person the advice is
+    for, the way it is put ("You should" for an imperative) or two of the first changes at
+    once. Whether the change contradicts is the teacher's call: "once" for "twice" does,
+    "evening" for "morning" may not, advice for your son does not bind you."""
+    out: list[str | None] = []
+    lower = sentence.lower()
+    if "number" in kinds:
+        out.append(_renumbered(sentence, draw))
+    if "swap" in kinds:
+        out.append(_swapped(sentence, draw))
     named = [w for w in _WORD.findall(lower) if w in drugs]
-    if named and len(drugs) > 1:
+    if "drug" in kinds and named and len(drugs) > 1:
         old = draw.choice(named)
         new = draw.choice([d for d in drugs if d != old])
         out.append(re.sub(rf"\b{re.escape(old)}\b", new, sentence, flags=re.IGNORECASE))
-    return [o for o in out if o != sentence]
+    if "condition" in kinds and sentence.endswith("."):
+        out.append(f"{sentence[:-1]} {draw.choice(_CONDITIONS)}.")
+    if "person" in kinds:
+        found = [(old, new) for old, new in _PEOPLE if re.search(rf"\b{old}\b", lower)]
+        if found:
+            old, new = draw.choice(found)
+            out.append(re.sub(rf"\b{old}\b", new, sentence, count=1, flags=re.IGNORECASE))
+    if "hedge" in kinds and sentence[:1].isupper() and lower.split()[:1] != ["you"]:
+        first, _, rest = sentence.partition(" ")
+        if rest and first.lower() in {"take", "stop", "avoid", "keep", "use", "start", "do", "try", "drink", "eat"}:
+            out.append(f"{draw.choice(_HEDGES)} {first.lower()} {rest}")
+    if "double" in kinds:
+        once = _swapped(sentence, draw)
+        twice = _renumbered(once, draw) if once else None
+        out.append(twice)
+    return [o for o in out if o and o != sentence]
 
 
-def augment(out: Path, held: list[str], seed: int, rounds: int) -> None:
+def augment(out: Path, held: list[str], seed: int, rounds: int, kinds: tuple[str, ...] = KINDS) -> None:
     """Unlabelled near-copy pairs for distillation, as TinyBERT augments its data: each
     assistant sentence of the marked sets not held aside, changed in one place (see
     `_perturbations`), against the sentence itself and against the nearest earlier sentence
@@ -298,7 +351,7 @@ def augment(out: Path, held: list[str], seed: int, rounds: int) -> None:
                     partners = [sentence]
                     if earlier:
                         partners.append(max(earlier, key=lambda e: float(vectors[e] @ vectors[sentence])))
-                    for changed in _perturbations(sentence, drugs, draw):
+                    for changed in _perturbations(sentence, drugs, draw, kinds):
                         for partner in partners:
                             a, b = (partner, changed) if draw.random() < 0.5 else (changed, partner)
                             pairs.setdefault(frozenset((a, b)), (a, b))
@@ -360,6 +413,7 @@ def main() -> None:
     a.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
     a.add_argument("--seed", type=int, default=9)
     a.add_argument("--rounds", type=int, default=1, help="perturbations drawn per sentence and kind")
+    a.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS, help="which changes to draw")
     e = sub.add_parser("eval", help="pair AUC and session numbers of a model on some sets")
     e.add_argument("--model", default="builtin")
     e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
@@ -370,7 +424,7 @@ def main() -> None:
     elif args.command == "transfer":
         transfer(args.out, args.held, args.neighbours, args.seed)
     elif args.command == "augment":
-        augment(args.out, args.held, args.seed, args.rounds)
+        augment(args.out, args.held, args.seed, args.rounds, tuple(args.kinds))
     else:
         evaluate(args.model, args.set, args.thresholds)
 
