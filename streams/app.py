@@ -13,6 +13,7 @@ import faust
 from streams import codec
 from streams.consumer import ContraflowTransport
 from streams.delivery import DeliveryFailed, exit_undelivered
+from streams.errors import BadInput
 from streams.settings import Settings
 
 
@@ -45,16 +46,16 @@ def broker_credentials(settings: Settings) -> faust.types.auth.CredentialsT | No
     context = ssl.create_default_context(cafile=settings.broker_ssl_cafile) if "SSL" in protocol else None
     if protocol.startswith("SASL"):
         if not (settings.broker_sasl_username and settings.broker_sasl_password):
-            raise ValueError(f"{protocol} needs CONTRAFLOW_BROKER_SASL_USERNAME and CONTRAFLOW_BROKER_SASL_PASSWORD")
+            raise BadInput(f"{protocol} needs CONTRAFLOW_BROKER_SASL_USERNAME and CONTRAFLOW_BROKER_SASL_PASSWORD")
         return faust.SASLCredentials(
             username=settings.broker_sasl_username,
-            password=settings.broker_sasl_password,
+            password=settings.broker_sasl_password.get_secret_value(),
             mechanism=settings.broker_sasl_mechanism or "PLAIN",
             ssl_context=context,
         )
     if protocol == "SSL":
         return faust.SSLCredentials(context)
-    raise ValueError(f"unknown broker security protocol {settings.broker_security_protocol!r}")
+    raise BadInput(f"unknown broker security protocol {settings.broker_security_protocol!r}")
 
 
 def create_app(settings: Settings) -> ContraflowApp:

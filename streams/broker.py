@@ -26,6 +26,8 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
+from streams.errors import UserError
+
 if TYPE_CHECKING:
     from types import TracebackType
 
@@ -46,7 +48,7 @@ _TANSU_ENV = (
 )
 
 
-class TansuError(RuntimeError):
+class TansuError(UserError, RuntimeError):
     """The Tansu binary is missing, or the broker failed to start."""
 
 

@@ -14,12 +14,17 @@ from pathlib import Path
 
 import orjson
 
+from streams.errors import UserError
 from streams.settings import Settings, load_settings
 
 EXIT_USER_ERROR = 2
+DEBUG_VARIABLE = "CONTRAFLOW_DEBUG"
+# what the user can fix is one line (exit 2): contraflow's own user errors and a path that is
+# missing, a folder or not readable; any other exception is a bug and shows its traceback
+USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)
 
 
-class CLIError(RuntimeError):
+class CLIError(UserError, RuntimeError):
     """An error the user can fix; printed as one line."""
 
 
@@ -236,7 +241,7 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
 
 
 def cmd_schemas(args: argparse.Namespace) -> int:
-    from models.schema import check_schemas, write_schemas
+    from topics.schema import check_schemas, write_schemas
 
     out = Path(args.out)
     if args.check:
@@ -260,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="contraflow",
         description="Watch LLM conversations on Kafka and publish contradiction events and drift alerts.",
+    )
+    parser.add_argument(
+        "--debug", action="store_true", help=f"show the traceback of user errors too (or {DEBUG_VARIABLE}=1)"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -339,7 +347,9 @@ def main(argv: list[str] | None = None) -> int:
             return args.func(args)
         with _aiokafka_quiet():
             return args.func(args)
-    except (RuntimeError, OSError, ValueError) as exc:  # CLIError, BrokerUnavailable, NLIModelError, MissingExtra …
+    except USER_ERRORS as exc:
+        if args.debug or os.environ.get(DEBUG_VARIABLE, "").strip().lower() in {"1", "true", "yes", "on"}:
+            raise
         print(f"contraflow {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR
 

@@ -16,11 +16,12 @@ from pydantic import BaseModel, ValidationError
 
 from models.events import DeadLetter
 from models.ids import stable_id
+from streams.errors import BadInput
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class InputError(ValueError):
+class InputError(BadInput):
     """An input record that cannot be processed, with its dead-letter kind."""
 
     def __init__(self, kind: str, message: str) -> None:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import NoReturn
 
+from streams.errors import UserError
+
 log = logging.getLogger("contraflow.delivery")
 
 EXIT_UNDELIVERED = 75  # EX_TEMPFAIL: a temporary failure; restarting is the cure
@@ -20,7 +22,7 @@ FIRST_BACKOFF_S = 0.2
 MAX_BACKOFF_S = 5.0
 
 
-class DeliveryFailed(RuntimeError):
+class DeliveryFailed(UserError, RuntimeError):
     """The broker did not acknowledge a send within the delivery timeout."""
 
 

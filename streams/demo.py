@@ -16,6 +16,7 @@ from importlib.resources import files
 import orjson
 
 from streams.broker import TansuBroker, free_port
+from streams.errors import UserError
 from streams.kafka import OutputReader, ensure_topics, produce_lines
 from streams.render import render
 from streams.settings import Settings
@@ -26,7 +27,7 @@ from topics.catalog import ALL_TOPICS, CONFLICTS, DEADLETTER, OUTPUT_TOPICS, SCO
 SAMPLE = "demo_turns.jsonl"
 
 
-class DemoFailed(RuntimeError):
+class DemoFailed(UserError, RuntimeError):
     """The demo could not finish; the message holds the worker's last log lines."""
 
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Sequence
 
+from streams.errors import UserError
+
 TRAINING = ("torch", "transformers")
 
 
-class MissingExtra(RuntimeError):
+class MissingExtra(UserError, RuntimeError):
     """Code that needs an extra that is not installed; the message says which and how to add it."""
 
 

@@ -15,11 +15,12 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaError, TopicAlreadyExistsError
 
+from streams.errors import UserError
 from streams.settings import Settings
 from topics.catalog import TopicSpec
 
 
-class BrokerUnavailable(RuntimeError):
+class BrokerUnavailable(UserError, RuntimeError):
     """The broker cannot be reached; the message names the address."""
 
 
@@ -34,7 +35,8 @@ def connection_options(settings: Settings) -> dict[str, Any]:
         if protocol.startswith("SASL"):
             options["sasl_mechanism"] = settings.broker_sasl_mechanism or "PLAIN"
             options["sasl_plain_username"] = settings.broker_sasl_username
-            options["sasl_plain_password"] = settings.broker_sasl_password
+            password = settings.broker_sasl_password
+            options["sasl_plain_password"] = password.get_secret_value() if password else None
     return options
 
 

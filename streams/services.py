@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from streams.calls import ScoreFn
+from streams.errors import BadInput
 from streams.knowledge.memory import MemoryPolicy
 from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
 from streams.knowledge.store import KnowledgeStore
@@ -21,7 +23,7 @@ from streams.model_host import ModelHost
 from streams.nli.batcher import MicroBatcher
 from streams.nli.scorer import PairScorer
 from streams.settings import Settings
-from streams.turns import ScoreFn, TurnPipeline, TurnServices, TurnSettings
+from streams.turns import TurnPipeline, TurnServices, TurnSettings
 
 if TYPE_CHECKING:
     from streams.embeddings import SentenceEmbedder
@@ -117,17 +119,20 @@ def open_store(settings: Settings) -> KnowledgeStore:
     """The configured knowledge store: LanceDB under the data dir, or Weaviate."""
     if settings.knowledge_store == "weaviate":
         if not settings.weaviate_url:
-            raise ValueError("knowledge_store=weaviate needs CONTRAFLOW_WEAVIATE_URL")
+            raise BadInput("knowledge_store=weaviate needs CONTRAFLOW_WEAVIATE_URL")
         try:
             import weaviate  # noqa: F401  (an extra: the client is imported here, where a store is built)
         except ImportError:
-            raise ValueError(
+            raise BadInput(
                 "CONTRAFLOW_KNOWLEDGE_STORE=weaviate needs the Weaviate client, an extra: "
                 "pip install 'contraflow[weaviate]'"
             ) from None
         from streams.knowledge.weaviate import WeaviateStore
 
-        return WeaviateStore(settings.weaviate_url, api_key=settings.weaviate_api_key)
+        return WeaviateStore(
+            settings.weaviate_url,
+            api_key=settings.weaviate_api_key.get_secret_value() if settings.weaviate_api_key else None,
+        )
     from streams.knowledge.lance import LanceStore
 
     return LanceStore(settings.data_dir / "knowledge")

@@ -10,8 +10,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from streams.errors import BadInput
 
 BUILTIN_MODEL = "builtin"
 BUILTIN_MODEL_DIR = Path(__file__).resolve().parent / "nli" / "assets" / "contraflow-nli-minilm-l6"
@@ -35,7 +37,7 @@ class Settings(BaseSettings):
     broker_security_protocol: str = Field("PLAINTEXT", description="PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
     broker_sasl_mechanism: str | None = Field(None, description="PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512")
     broker_sasl_username: str | None = Field(None, description="SASL user name")
-    broker_sasl_password: str | None = Field(None, description="SASL password (use a Secret)")
+    broker_sasl_password: SecretStr | None = Field(None, description="SASL password (use a Secret)")
     broker_ssl_cafile: str | None = Field(None, description="CA bundle for SSL / SASL_SSL")
     app_id: str = Field("contraflow", description="faust app id: consumer group and table prefix")
     roles: list[Literal["turns", "knowledge", "rates"]] = Field(
@@ -150,7 +152,7 @@ class Settings(BaseSettings):
     # Knowledge writes (seeds 001, 004)
     knowledge_store: Literal["lance", "weaviate"] = Field("lance", description="embedded LanceDB or Weaviate")
     weaviate_url: str | None = Field(None, description="Weaviate URL, for knowledge_store=weaviate")
-    weaviate_api_key: str | None = Field(None, description="Weaviate API key (use a Secret)")
+    weaviate_api_key: SecretStr | None = Field(None, description="Weaviate API key (use a Secret)")
     knowledge_collections: list[str] = Field(
         ["default", "memories", "facts", "documents"], description="collections writes may name (JSON list)"
     )
@@ -206,7 +208,7 @@ class Settings(BaseSettings):
         return [part.strip() for part in url.replace(",", ";").split(";") if part.strip()]
 
 
-class SettingsError(ValueError):
+class SettingsError(BadInput):
     """Settings that do not validate, said in one line that names each variable or option."""
 
 

@@ -18,7 +18,7 @@ All NLI pairs of one turn go to the scorer in one call.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +35,7 @@ from models.events import (
 )
 from models.ids import stable_id
 from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
+from streams.calls import EmbedFn, ExtractFn, ScoreFn
 from streams.extract.advice import (
     advice_items,
     extract_advice,
@@ -59,17 +60,13 @@ from streams.extract.regimen import (
 )
 from streams.extract.repetition import clean_repetition
 from streams.extract.targets import medicines, targets_of, topic_of
-from streams.metrics.alignment import concat_actions, cosine
+from streams.metrics.alignment import alignment_score, alignment_texts
 from streams.metrics.conflict import conflict_status, is_sampled_pair
 from streams.metrics.drift import drift_slope, recall_at
 from streams.metrics.ncp import ncp
 from streams.metrics.recall import entity_scores
 from streams.settings import default
 from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs, plan_reverse
-
-ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
-ExtractFn = Callable[[str], Awaitable[list[str]]]
-EmbedFn = Callable[[list[str]], Awaitable[np.ndarray]]
 
 CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
 FACTS_KEPT = 20  # user facts a session remembers
@@ -504,12 +501,10 @@ class TurnPipeline:
         return recall_t10, slope
 
     async def _alignment(self, state: SessionState) -> float | None:
-        plan = state.case.target_plan if state.case else None
-        actions = concat_actions(a.text for a in state.advice_history)
-        if not plan or not actions or self.services.embed is None:
+        texts = alignment_texts((a.text for a in state.advice_history), state.case.target_plan if state.case else None)
+        if texts is None or self.services.embed is None:
             return None
-        vectors = await self.services.embed([actions, plan])
-        return cosine(vectors[0], vectors[1])
+        return alignment_score(await self.services.embed(texts))
 
     def _conflict(
         self,

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from streams import cli
 from streams.broker import free_port
 from streams.cli import build_parser
+from streams.kafka import connection_options
+from streams.settings import Settings
 
 SUBCOMMANDS = ["broker", "worker", "send", "tail", "demo", "schemas", "nli", "nli train", "nli eval", "nli export"]
 
@@ -142,3 +145,32 @@ def test_replay_of_a_list_with_no_case_in_it_is_an_error(tmp_path: Path) -> None
     result = contraflow("replay", str(cases), "--out", str(tmp_path / "out"))
     assert result.returncode == 2 and "nothing to replay" in result.stderr and "2 skipped" in result.stderr
     assert not (tmp_path / "out" / "report.html").exists()
+
+
+def test_debug_shows_the_traceback_of_a_user_error(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope.jsonl")
+    for result in (
+        contraflow("--debug", "send", missing),
+        contraflow("send", missing, env={**os.environ, "CONTRAFLOW_DEBUG": "1"}),
+    ):
+        assert result.returncode == 1
+        assert "Traceback" in result.stderr and "CLIError: no such file" in result.stderr
+
+
+def test_a_bug_in_a_command_shows_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ValueError or RuntimeError that is not a user error is a bug: not one line, exit 2."""
+
+    def broken(args: object) -> int:
+        raise ValueError("an invariant of the command broke")
+
+    monkeypatch.setattr(cli, "cmd_schemas", broken)
+    with pytest.raises(ValueError, match="invariant"):
+        cli.main(["schemas", "--check"])
+
+
+def test_secrets_stay_out_of_the_settings_repr_and_reach_the_client() -> None:
+    settings = Settings(
+        broker_security_protocol="SASL_PLAINTEXT", broker_sasl_username="svc", broker_sasl_password="hunter2"
+    )
+    assert "hunter2" not in repr(settings) and "hunter2" not in str(settings.model_dump())
+    assert connection_options(settings)["sasl_plain_password"] == "hunter2"

@@ -4,9 +4,9 @@ from pathlib import Path
 import orjson
 
 from models.events import Claim, ConflictEvent, NLIProbabilities
-from models.schema import check_schemas, schemas
 from streams.codec import OrjsonCodec, dumps
 from topics.catalog import ALL_TOPICS
+from topics.schema import check_schemas, schemas
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "topics"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from streams.embeddings import SentenceEmbedder, default_model_path, quantize_weights
-from streams.metrics.alignment import alignment_score, concat_actions
+from streams.metrics.alignment import alignment_score, alignment_texts
 from streams.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
 from streams.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
 from streams.metrics.ncp import ncp
@@ -207,28 +207,29 @@ def test_embedder_batches_do_not_change_results(embedder: SentenceEmbedder) -> N
 
 
 def test_alignment_of_similar_and_unrelated_texts(embedder: SentenceEmbedder) -> None:
-    similar = alignment_score(SIMILAR, PLAN, embedder.embed)
-    unrelated = alignment_score(UNRELATED, PLAN, embedder.embed)
+    def score(actions: str, plan: str) -> float | None:
+        texts = alignment_texts([actions], plan)
+        assert texts is not None
+        return alignment_score(embedder.embed(texts))
+
+    similar, unrelated = score(SIMILAR, PLAN), score(UNRELATED, PLAN)
     assert similar is not None and unrelated is not None
     assert similar > 0.6 > 0.3 > unrelated
-    assert alignment_score(PLAN, PLAN, embedder.embed) == pytest.approx(1.0, abs=1e-5)
+    assert score(PLAN, PLAN) == pytest.approx(1.0, abs=1e-5)
 
 
 def test_alignment_is_cosine_of_the_two_embeddings() -> None:
-    def embed(texts: list[str]) -> np.ndarray:  # fixed vectors: cos((3, 0), (1, 1)) = 1/√2
-        return np.array([[3.0, 0.0], [1.0, 1.0]])
-
-    assert alignment_score("actions", "plan", embed) == pytest.approx(1 / math.sqrt(2))
+    # cos((3, 0), (1, 1)) = 1/√2; a zero vector has no cosine
+    assert alignment_score(np.array([[3.0, 0.0], [1.0, 1.0]])) == pytest.approx(1 / math.sqrt(2))
+    assert alignment_score(np.array([[0.0, 0.0], [1.0, 1.0]])) is None
 
 
 def test_alignment_is_omitted_without_plan_or_actions() -> None:
-    def embed(texts: list[str]) -> np.ndarray:
-        raise AssertionError("nothing should be embedded")
+    assert alignment_texts([], PLAN) is None
+    assert alignment_texts([" ", ""], PLAN) is None
+    assert alignment_texts([SIMILAR], "   ") is None
+    assert alignment_texts([SIMILAR], None) is None
 
-    assert alignment_score("", PLAN, embed) is None
-    assert alignment_score(SIMILAR, "   ", embed) is None
 
-
-def test_concat_actions_drops_blank_actions() -> None:
-    assert concat_actions(["Start sertraline.", " ", "Book CBT. "]) == "Start sertraline. Book CBT."
-    assert concat_actions([]) == ""
+def test_alignment_joins_the_actions_and_drops_blank_ones() -> None:
+    assert alignment_texts(["Start sertraline.", " ", "Book CBT. "], PLAN) == ["Start sertraline. Book CBT.", PLAN]

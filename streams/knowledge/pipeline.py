@@ -12,7 +12,7 @@ For each write, before it is stored (informational: it never blocks the write):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from models.events import Claim, ConflictEvent, KnowledgeWrite, MemoryUpdate, NLIProbabilities, Resolution
 from models.ids import stable_id
 from models.state import AdviceClaim
+from streams.calls import EmbedFn, ScoreFn
 from streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, resolve
 from streams.knowledge.resolutions import conflict_record
 from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore, SearchHit
@@ -30,9 +31,6 @@ from streams.settings import Settings
 from streams.verdict import claim_of, gated, probabilities, two_way
 
 SENSITIVITIES = ("strict", "balanced", "lenient")
-
-ScoreFn = Callable[[Sequence[tuple[str, str]]], Awaitable[np.ndarray]]
-EmbedFn = Callable[[list[str]], Awaitable[np.ndarray]]
 
 EXPECTED_BEHAVIOUR = {
     "factual": "Flag the conflict, cite both sources, note which has stronger evidence.",

@@ -23,8 +23,6 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-CONFLICT_TYPES = ("factual", "temporal", "methodological", "scope", "opinion")
-
 _OPINION = re.compile(
     r"\b(better|best|worse|worst|superior|inferior|prefer(?:red|s)?|overrated|underrated|favou?rite|"
     r"i think|i believe|in my (?:view|opinion)|arguably|should be|the way to go|love|hate)\b",

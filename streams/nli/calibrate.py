@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from pydantic import BaseModel
 
+from streams.errors import BadInput
+
 STRICT_RECALL = 0.90
 LENIENT_PRECISION = 0.95
 
@@ -31,7 +33,7 @@ class Calibration(BaseModel):
 def calibrate(p_contradiction: np.ndarray, is_contradiction: np.ndarray) -> Calibration:
     """Thresholds from contradiction probabilities and gold contradiction flags."""
     if not is_contradiction.any() or is_contradiction.all():
-        raise ValueError("calibration needs both contradictions and other pairs")
+        raise BadInput("calibration needs both contradictions and other pairs")
     thresholds = np.round(np.arange(0.05, 0.995, 0.01), 2)
     said = p_contradiction[None, :] >= thresholds[:, None]
     tp = (said & is_contradiction).sum(axis=1)

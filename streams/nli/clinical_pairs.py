@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from streams.errors import BadInput
 from streams.extract.drug_dictionary import load_drug_dictionary
 from streams.nli.data import NLIExample
 
@@ -618,7 +619,7 @@ def clinical_pairs(count: int, seed: int) -> list[NLIExample]:
     each followed by its swapped copy (an odd count ends without the last copy). Source:
     ``clinical/<family>``. The same seed gives the same pairs."""
     if count < 0:
-        raise ValueError(f"the number of clinical pairs must be 0 or more, got {count}")
+        raise BadInput(f"the number of clinical pairs must be 0 or more, got {count}")
     if not count:
         return []
     rng = random.Random(seed)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from streams.errors import BadInput
 from streams.extras import TRAINING, require
 from streams.nli.arguments import DEFAULT_TRAIN
 from streams.settings import NLIBackend, load_settings
@@ -31,7 +32,7 @@ def _scorer(model: str | None, backend: str = "auto"):
 def _count(value: str, usage: str) -> int:
     """The COUNT of an option, given as `usage`; a readable error when it is not a whole number."""
     if not value.isdigit():
-        raise ValueError(f"{usage}: COUNT must be a whole number, got {value!r}")
+        raise BadInput(f"{usage}: COUNT must be a whole number, got {value!r}")
     return int(value)
 
 

@@ -29,6 +29,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, field_validator
 
+from streams.errors import BadInput
+
 NLI_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 TWO_CLASS_NEGATIVE = "non_contradiction"
 
@@ -106,13 +108,13 @@ def iter_examples(path: str | Path) -> Iterator[NLIExample]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise ValueError(f"{path}:{line_no}: not UTF-8 text ({exc.reason})") from None
+                raise BadInput(f"{path}:{line_no}: not UTF-8 text ({exc.reason})") from None
             if not line.strip():
                 continue
             try:
                 example = _example(json.loads(line), path)
             except (ValueError, TypeError) as exc:
-                raise ValueError(f"{path}:{line_no}: not an NLI example: {exc}") from exc
+                raise BadInput(f"{path}:{line_no}: not an NLI example: {exc}") from exc
             if example is not None:
                 yield example
 
@@ -165,7 +167,7 @@ def unrelated_negatives(examples: list[NLIExample], count: int, seed: int) -> li
     hypothesis of another, drawn (seeded) until the two share no content word."""
     contradictions = [e for e in examples if e.is_contradiction]
     if count and len(contradictions) < 2:
-        raise ValueError("unrelated negatives need at least two contradiction pairs to draw from")
+        raise BadInput("unrelated negatives need at least two contradiction pairs to draw from")
     rng = random.Random(seed)
     pairs: list[NLIExample] = []
     for _ in range(100 * count + 1000):
@@ -183,5 +185,5 @@ def unrelated_negatives(examples: list[NLIExample], count: int, seed: int) -> li
             )
         )
     if len(pairs) < count:
-        raise ValueError(f"drew only {len(pairs)} of {count} unrelated negatives: most contradiction pairs share words")
+        raise BadInput(f"drew only {len(pairs)} of {count} unrelated negatives: most contradiction pairs share words")
     return pairs

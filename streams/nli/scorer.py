@@ -18,6 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
+from streams.errors import UserError
 from streams.extras import TRAINING, require
 from streams.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from streams.settings import NLIBackend
@@ -39,7 +40,7 @@ def pair_length(pair: Pair) -> int:
     return len(pair[0]) + len(pair[1])
 
 
-class NLIModelError(RuntimeError):
+class NLIModelError(UserError, RuntimeError):
     """A model that cannot be loaded; the message says what to do."""
 
 

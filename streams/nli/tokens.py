@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from streams.errors import BadInput
 from streams.extras import require
 
 TOKENIZER_FILE = "tokenizer.json"
@@ -34,7 +35,7 @@ class PairTokenizer:
         pad_token = _pad_token(model_dir)
         pad_id = self._tokenizer.token_to_id(pad_token)
         if pad_id is None:
-            raise ValueError(f"{model_dir / TOKENIZER_FILE}: the padding token {pad_token!r} is not in the vocabulary")
+            raise BadInput(f"{model_dir / TOKENIZER_FILE}: the padding token {pad_token!r} is not in the vocabulary")
         self._tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)
 
     def encode(self, pairs: Sequence[tuple[str, str]]) -> dict[str, np.ndarray]:

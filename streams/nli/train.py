@@ -25,6 +25,7 @@ import torch
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
+from streams.errors import BadInput
 from streams.nli.clinical_pairs import clinical_pairs
 from streams.nli.data import (
     LABEL_SETS,
@@ -128,7 +129,7 @@ def training_examples(config: TrainConfig) -> list[NLIExample]:
     pairs, the drawn unrelated negatives, then the generated clinical advice pairs."""
     stray = sorted(set(config.drop_unrelated_contradictions) - set(config.train_files))
     if stray:
-        raise ValueError(f"--drop-unrelated-contradictions names files that are not training files: {stray}")
+        raise BadInput(f"--drop-unrelated-contradictions names files that are not training files: {stray}")
     # Each file is read once, though it may serve as training file, swap source and draw source.
     files = dict.fromkeys([*config.train_files, *config.both_directions, *config.unrelated_negatives_from])
     loaded = {path: load_examples([path]) for path in files}
@@ -216,7 +217,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
     if checkpoint.exists():
         state = torch.load(checkpoint, map_location="cpu", weights_only=False)
         if state["config"] != config.model_dump(exclude={"threads"}):
-            raise ValueError(f"{checkpoint} was written with another configuration; remove it to start anew")
+            raise BadInput(f"{checkpoint} was written with another configuration; remove it to start anew")
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
