@@ -14,7 +14,7 @@ import faust
 from agents.records import Emit, Record, attach_record_agent, json_table
 from models.events import KnowledgeWrite
 from streams.deadletters import InputError, check_text_size, decode_event
-from streams.knowledge.memory import MemoryValue, slot_key
+from streams.knowledge.memory import MemoryValue, slot_of
 from streams.observability.metrics import WorkerMetrics
 from streams.settings import Settings
 from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES, SLOTS_TABLE
@@ -46,7 +46,7 @@ def attach_knowledge_agent(
     async def handle(record: Record) -> None:
         write = decode_event(record.value, KnowledgeWrite)
         validate_write(write, settings)
-        slot_id = slot_key(write.tenant, write.subject, write.predicate) if write.structured else None  # type: ignore[arg-type]
+        slot_id = slot_of(write)
         stored = slots.get(slot_id) if slot_id else None
         outcome = await (await pipeline()).process(write, MemoryValue.model_validate(stored) if stored else None)
         out_key = (write.subject or write.entry_id).encode()

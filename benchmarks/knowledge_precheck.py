@@ -23,7 +23,7 @@ from pathlib import Path
 from models.events import KnowledgeWrite
 from streams.embeddings import shared_embedder
 from streams.knowledge.lance import LanceStore
-from streams.knowledge.pipeline import KnowledgePipeline
+from streams.knowledge.pipeline import KnowledgePipeline, entry_of
 from streams.knowledge.store import KnowledgeEntry
 from streams.services import knowledge_settings, load_components, nli_batcher, turn_services
 from streams.settings import Settings
@@ -69,7 +69,7 @@ async def time_writes(pipeline: KnowledgePipeline, writes: int, rng: random.Rand
             entry_id=f"new{i}", collection="facts", text=claim(rng), created_at=datetime(2026, 1, 1, tzinfo=UTC)
         )
         started = time.perf_counter()
-        await pipeline.precheck(write)
+        await pipeline.precheck(entry_of(write))
         prechecks.append(time.perf_counter() - started)
         started = time.perf_counter()
         await pipeline.process(write, None)

@@ -172,7 +172,10 @@ class ConflictEvent(BaseModel):
     model: str | None = None
     claim_a: Claim = Field(description="the earlier claim (NLI premise)")
     claim_b: Claim = Field(description="the later claim (NLI hypothesis)")
-    nli_ab: NLIProbabilities = Field(description="NLI of (claim_a, claim_b)")
+    nli_ab: NLIProbabilities | None = Field(
+        default=None,
+        description="NLI of (claim_a, claim_b); none for kind memory, which seed 004 decides on the values",
+    )
     nli_ba: NLIProbabilities | None = Field(default=None, description="NLI of (claim_b, claim_a), when scored")
     p_contradiction: float | None = Field(
         default=None, description="the score the verdict used: mean p(contradiction) of both directions, when scored"

@@ -213,7 +213,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:
-    from streams.knowledge.pipeline import format_report, knowledge_conflicts
+    from streams.knowledge.report import format_report
+    from streams.knowledge.search import knowledge_conflicts
     from streams.services import load_components, open_store, turn_services
 
     settings = _settings(args)

@@ -12,6 +12,13 @@ def _short(text: str, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _strength(conflict: dict[str, Any]) -> str:
+    """The NLI score behind a conflict; a memory conflict is decided on the values instead."""
+    if conflict.get("nli_ab") is None:
+        return f"type={conflict.get('conflict_type')}"
+    return f"p(contradiction)={conflict['nli_ab']['contradiction']:.2f}"
+
+
 def render(topic: str, event: dict[str, Any]) -> str:
     """A one-line summary of an event from one of contraflow's output topics."""
     if topic == CONFLICTS.name:
@@ -23,7 +30,7 @@ def render(topic: str, event: dict[str, Any]) -> str:
         )
         return (
             f"CONFLICT   session={event.get('session_id')} {where} "
-            f"p(contradiction)={event['nli_ab']['contradiction']:.2f} severity={event['severity']}\n"
+            f"{_strength(event)} severity={event['severity']}\n"
             f"           A: {_short(a['text'])}\n"
             f"           B: {_short(b['text'])}"
         )

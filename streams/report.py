@@ -36,7 +36,9 @@ def _badge(status: str) -> str:
 
 
 def _score(conflict: ConflictEvent) -> float:
-    return conflict.p_contradiction if conflict.p_contradiction is not None else conflict.nli_ab.contradiction
+    if conflict.p_contradiction is not None:
+        return conflict.p_contradiction
+    return conflict.nli_ab.contradiction if conflict.nli_ab else 1.0  # a memory conflict is decided, not scored
 
 
 def ranked(sessions: list[SessionResult]) -> list[SessionResult]:

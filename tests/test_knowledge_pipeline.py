@@ -12,13 +12,10 @@ import pytest
 from models.events import KnowledgeWrite
 from streams.embeddings import shared_embedder
 from streams.knowledge.lance import LanceStore
-from streams.knowledge.memory import MemoryValue, slot_key
-from streams.knowledge.pipeline import (
-    KnowledgePipeline,
-    KnowledgeSettings,
-    format_report,
-    knowledge_conflicts,
-)
+from streams.knowledge.memory import MemoryValue, slot_key, slot_of
+from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
+from streams.knowledge.report import format_report
+from streams.knowledge.search import knowledge_conflicts
 
 CONTRA, NEUTRAL = [0.02, 0.08, 0.9], [0.1, 0.8, 0.1]
 
@@ -104,12 +101,15 @@ async def test_seed_004_memory_vs_db_decays_the_memory(pipeline: KnowledgePipeli
     [conflict] = [c for c in outcome.conflicts if c.kind == "memory"]
     assert conflict.conflict_type == "memory_vs_db"
     assert conflict.resolution.strategy == "trust_db" and conflict.resolution.chosen_value == "shipped"
+    assert conflict.nli_ab is None and conflict.p_contradiction is None  # decided on the values, not scored
     [update] = outcome.updates
     assert (update.entry_id, update.status, update.confidence) == ("mem-1", "conflicted", 0.425)
     stored = pipeline.store.get("mem-1")
     assert stored.status == "conflicted" and stored.confidence == 0.425
     assert outcome.slot_value.object_value == "shipped"
     assert slot_key(None, "Sales_Order_SO_1001", "status") == slot_key(None, "sales_order_so_1001", "STATUS")
+    assert slot_of(db) == slot_of(memory) == slot_key(None, "sales_order_so_1001", "status")
+    assert slot_of(write("free", "X improves performance.", datetime(2026, 1, 1, tzinfo=UTC))) is None
 
 
 async def test_equal_value_reinforces_without_a_new_entry(pipeline: KnowledgePipeline) -> None:

@@ -216,13 +216,15 @@ async def test_repetitive_text_is_cleaned_for_the_history_only() -> None:
 
 
 def test_a_bare_pipeline_uses_the_service_defaults() -> None:
+    from streams.knowledge.pipeline import KnowledgeSettings
     from streams.metrics.rates import RateSettings, rate_settings
-    from streams.services import turn_settings
+    from streams.services import knowledge_settings, turn_settings
     from streams.settings import Settings
 
     defaults = Settings.model_construct()  # the declared defaults, whatever the environment says
     assert TurnSettings() == turn_settings(defaults)
     assert RateSettings() == rate_settings(defaults)
+    assert KnowledgeSettings() == knowledge_settings(defaults)
 
 
 def pipeline_finding(*names: str) -> TurnPipeline:

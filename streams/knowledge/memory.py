@@ -46,7 +46,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from models.events import Resolution
+from models.events import KnowledgeWrite, Resolution
+from streams.settings import default
 
 Source = Literal["memory", "db", "tool"]
 Status = Literal["active", "conflicted", "superseded"]
@@ -64,12 +65,26 @@ class MemoryPolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    temporal_days: int = Field(30, ge=0, description="created more than this many days apart: keep the newest")
-    confidence_gap: float = Field(0.2, ge=0, le=1, description="confidence gap above this: keep the higher")
-    reinforcement_gap: int = Field(3, ge=1, description="reinforcement gap at or above this: keep the most reinforced")
-    min_confidence_for_conflict: float = Field(0.4, ge=0, le=1, description="existing below this: just replace")
-    conflict_decay: float = Field(0.5, ge=0, le=1, description="confidence factor of a conflicted memory")
-    lower_confidence_decay: float = Field(0.8, ge=0, le=1, description="confidence factor of the less confident")
+    temporal_days: int = Field(
+        default("memory_temporal_days"), ge=0, description="created more than this many days apart: keep the newest"
+    )
+    confidence_gap: float = Field(
+        default("memory_confidence_gap"), ge=0, le=1, description="confidence gap above this: keep the higher"
+    )
+    reinforcement_gap: int = Field(
+        default("memory_reinforcement_gap"),
+        ge=1,
+        description="reinforcement gap at or above this: keep the most reinforced",
+    )
+    min_confidence_for_conflict: float = Field(
+        default("memory_min_confidence"), ge=0, le=1, description="existing below this: just replace"
+    )
+    conflict_decay: float = Field(
+        default("memory_conflict_decay"), ge=0, le=1, description="confidence factor of a conflicted memory"
+    )
+    lower_confidence_decay: float = Field(
+        default("memory_lower_decay"), ge=0, le=1, description="confidence factor of the less confident"
+    )
 
 
 DEFAULT_POLICY = MemoryPolicy()
@@ -266,3 +281,10 @@ def _normalise(text: str) -> str:
 def slot_key(tenant: str | None, subject: str, predicate: str) -> str:
     """The key of a structured-memory slot."""
     return f"{tenant or ''}\x1f{subject.strip().lower()}\x1f{predicate.strip().lower()}"
+
+
+def slot_of(write: KnowledgeWrite) -> str | None:
+    """The slot a structured write fills; None for free text."""
+    if not (write.structured and write.subject and write.predicate):
+        return None
+    return slot_key(write.tenant, write.subject, write.predicate)
