@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import faust
 
-from streams.kafka import BrokerUnavailable, ensure_topics
-from streams.settings import Settings
-from topics.catalog import ALL_TOPICS
+from contraflow.streams.kafka import BrokerUnavailable, ensure_topics
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import ALL_TOPICS
 
 log = logging.getLogger("contraflow.broker")
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import faust
 
-from agents.broker_watch import BrokerStatus
-from agents.loading import Loading
-from streams.observability.metrics import WorkerMetrics
+from contraflow.agents.broker_watch import BrokerStatus
+from contraflow.agents.loading import Loading
+from contraflow.streams.observability.metrics import WorkerMetrics
 
 
 def not_ready_because(

@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent, json_table
-from models.events import KnowledgeWrite
-from streams.deadletters import InputError, check_text_size, decode_event
-from streams.knowledge.memory import MemoryValue, slot_of
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
-from topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES, SLOTS_TABLE
+from contraflow.agents.records import Emit, Record, attach_record_agent, json_table
+from contraflow.models.events import KnowledgeWrite
+from contraflow.streams.deadletters import InputError, check_text_size, decode_event
+from contraflow.streams.knowledge.memory import MemoryValue, slot_of
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES, SLOTS_TABLE
 
 if TYPE_CHECKING:
-    from streams.knowledge.pipeline import KnowledgePipeline
+    from contraflow.streams.knowledge.pipeline import KnowledgePipeline
 
 
 def validate_write(write: KnowledgeWrite, settings: Settings) -> None:

@@ -20,7 +20,7 @@ from typing import Generic, NoReturn, TypeVar
 
 import faust
 
-from streams.delivery import stop_process
+from contraflow.streams.delivery import stop_process
 
 log = logging.getLogger("contraflow.loading")
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent, json_table
-from models.events import DriftAlert, RateSample, ScoreEvent
-from streams.deadletters import decode_event
-from streams.metrics.rate_ledger import RateLedger
-from streams.metrics.rates import RateMonitor, rate_samples
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
-from topics.catalog import ALERTS, RATE_SAMPLES, RATES_TABLE, SCORES
+from contraflow.agents.records import Emit, Record, attach_record_agent, json_table
+from contraflow.models.events import DriftAlert, RateSample, ScoreEvent
+from contraflow.streams.deadletters import decode_event
+from contraflow.streams.metrics.rate_ledger import RateLedger
+from contraflow.streams.metrics.rates import RateMonitor, rate_samples
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import ALERTS, RATE_SAMPLES, RATES_TABLE, SCORES
 
 
 def attach_rate_agents(

@@ -16,12 +16,12 @@ import faust
 from faust.types import TP
 from pydantic import BaseModel
 
-from models.events import DeadLetter
-from streams.deadletters import InputError, dead_letter
-from streams.delivery import DeliveryFailed, deliver, exit_undelivered
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
-from topics.catalog import DEADLETTER, TopicSpec
+from contraflow.models.events import DeadLetter
+from contraflow.streams.deadletters import InputError, dead_letter
+from contraflow.streams.delivery import DeliveryFailed, deliver, exit_undelivered
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import DEADLETTER, TopicSpec
 
 Emit = Callable[[TopicSpec, bytes | None, BaseModel], Awaitable[None]]
 

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING
 
 import faust
 
-from agents.records import Emit, Record, attach_record_agent
-from models.events import ResolutionVerdict
-from streams.deadletters import decode_event
-from streams.knowledge.resolutions import apply_verdict
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
-from topics.catalog import KNOWLEDGE_RESOLUTIONS, MEMORY_UPDATES
+from contraflow.agents.records import Emit, Record, attach_record_agent
+from contraflow.models.events import ResolutionVerdict
+from contraflow.streams.deadletters import decode_event
+from contraflow.streams.knowledge.resolutions import apply_verdict
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import KNOWLEDGE_RESOLUTIONS, MEMORY_UPDATES
 
 if TYPE_CHECKING:
-    from streams.knowledge.store import KnowledgeStore
+    from contraflow.streams.knowledge.store import KnowledgeStore
 
 
 def attach_resolutions_agent(

@@ -7,22 +7,22 @@ from typing import TYPE_CHECKING
 
 import faust
 
-from agents.broker_watch import attach_broker_watch
-from agents.endpoints import attach_endpoints
-from agents.knowledge import attach_knowledge_agent
-from agents.loading import Loading
-from agents.rates import attach_rate_agents
-from agents.records import topic_emitter
-from agents.resolutions import attach_resolutions_agent
-from agents.turns import attach_turn_agent
-from streams.app import create_app
-from streams.metrics.rates import RateMonitor, rate_settings
-from streams.model_host import ModelHost, needs_models
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
+from contraflow.agents.broker_watch import attach_broker_watch
+from contraflow.agents.endpoints import attach_endpoints
+from contraflow.agents.knowledge import attach_knowledge_agent
+from contraflow.agents.loading import Loading
+from contraflow.agents.rates import attach_rate_agents
+from contraflow.agents.records import topic_emitter
+from contraflow.agents.resolutions import attach_resolutions_agent
+from contraflow.agents.turns import attach_turn_agent
+from contraflow.streams.app import create_app
+from contraflow.streams.metrics.rates import RateMonitor, rate_settings
+from contraflow.streams.model_host import ModelHost, needs_models
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
 
 if TYPE_CHECKING:
-    from streams.services import KnowledgeServices, ModelServices
+    from contraflow.streams.services import KnowledgeServices, ModelServices
 
 
 def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -> list[Loading]:
@@ -32,7 +32,7 @@ def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -
     loading thread."""
 
     def models() -> ModelServices:
-        from streams.services import load_models
+        from contraflow.streams.services import load_models
 
         return load_models(settings, host, metrics.observe_nli_batch)
 
@@ -41,7 +41,7 @@ def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -
         return [loading_models]
 
     def knowledge() -> KnowledgeServices:
-        from streams.services import open_knowledge
+        from contraflow.streams.services import open_knowledge
 
         return open_knowledge(settings, loading_models.result())
 

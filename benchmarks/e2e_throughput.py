@@ -23,12 +23,12 @@ import orjson
 import psutil
 from advice_pairs import advice
 
-from streams.broker import TansuBroker
-from streams.demo import local_overrides
-from streams.kafka import OutputReader, ensure_topics, start_producer
-from streams.settings import Settings
-from streams.worker_process import WorkerProcess
-from topics.catalog import ALL_TOPICS, SCORES, TURNS
+from contraflow.streams.broker import TansuBroker
+from contraflow.streams.demo import local_overrides
+from contraflow.streams.kafka import OutputReader, ensure_topics, start_producer
+from contraflow.streams.settings import Settings
+from contraflow.streams.worker_process import WorkerProcess
+from contraflow.topics.catalog import ALL_TOPICS, SCORES, TURNS
 
 
 def turns(prefix: str, sessions: int, per_session: int, seed: int) -> list[bytes]:

@@ -20,13 +20,13 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from models.events import KnowledgeWrite
-from streams.embeddings import shared_embedder
-from streams.knowledge.lance import LanceStore
-from streams.knowledge.pipeline import KnowledgePipeline, entry_of
-from streams.knowledge.store import KnowledgeEntry
-from streams.services import knowledge_settings, load_components, nli_batcher, turn_services
-from streams.settings import Settings
+from contraflow.models.events import KnowledgeWrite
+from contraflow.streams.embeddings import shared_embedder
+from contraflow.streams.knowledge.lance import LanceStore
+from contraflow.streams.knowledge.pipeline import KnowledgePipeline, entry_of
+from contraflow.streams.knowledge.store import KnowledgeEntry
+from contraflow.streams.services import knowledge_settings, load_components, nli_batcher, turn_services
+from contraflow.streams.settings import Settings
 
 SUBJECTS = ["The API gateway", "Service X", "The billing job", "Library Y", "The mobile app", "Cluster Z", "Model M"]
 VERBS = ["improves", "reduces", "doubles", "does not change", "degrades", "halves", "stabilises"]

@@ -15,9 +15,9 @@ import time
 
 from advice_pairs import advice_pairs
 
-from streams.nli.batcher import MicroBatcher
-from streams.nli.scorer import load_scorer
-from streams.settings import Settings
+from contraflow.streams.nli.batcher import MicroBatcher
+from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.settings import Settings
 
 
 def one_per_forward(scorer, pairs) -> float:

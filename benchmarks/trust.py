@@ -43,11 +43,11 @@ import numpy as np
 from advice_verdicts import advice_sets
 from sklearn.metrics import precision_recall_fscore_support
 
-from models.events import TurnEvent
-from models.state import AdviceItem
-from streams.services import load_components, turn_services, turn_settings
-from streams.settings import Settings
-from streams.turns import TurnPipeline
+from contraflow.models.events import TurnEvent
+from contraflow.models.state import AdviceItem
+from contraflow.streams.services import load_components, turn_services, turn_settings
+from contraflow.streams.settings import Settings
+from contraflow.streams.turns import TurnPipeline
 
 DATA = Path(__file__).resolve().parent / "data"
 DECODE_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "nli" / "dev" / "decode_pairs_dev.jsonl.gz"
@@ -192,7 +192,7 @@ async def pair_verdicts(pipeline: TurnPipeline, pairs: list[tuple[str, str]]) ->
 
 
 async def item(pipeline: TurnPipeline, text: str, event_id: str) -> AdviceItem:
-    from models.state import SessionState
+    from contraflow.models.state import SessionState
 
     state = SessionState(session_id="pairs")
     claims = await pipeline._claims(state, text)

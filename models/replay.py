@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from models.events import ConflictEvent, DriftAlert, ScoreEvent
-from models.state import SessionState
+from contraflow.models.events import ConflictEvent, DriftAlert, ScoreEvent
+from contraflow.models.state import SessionState
 
 
 class TurnOutputs(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from models.events import ConflictEvent
+from contraflow.models.events import ConflictEvent
 
 
 class SessionResult(BaseModel):

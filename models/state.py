@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from models.events import Case, ConflictStatus
+from contraflow.models.events import Case, ConflictStatus
 
 
 class AdviceClaim(BaseModel):

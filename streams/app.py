@@ -10,11 +10,11 @@ from typing import Any
 
 import faust
 
-from streams import codec
-from streams.consumer import ContraflowTransport
-from streams.delivery import DeliveryFailed, exit_undelivered
-from streams.errors import BadInput
-from streams.settings import Settings
+from contraflow.streams import codec
+from contraflow.streams.consumer import ContraflowTransport
+from contraflow.streams.delivery import DeliveryFailed, exit_undelivered
+from contraflow.streams.errors import BadInput
+from contraflow.streams.settings import Settings
 
 
 class UnacknowledgedSends(faust.Sensor):

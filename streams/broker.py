@@ -26,7 +26,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from streams.errors import UserError
+from contraflow.streams.errors import UserError
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -98,7 +98,7 @@ def _accepts_connections(host: str, port: int) -> bool:
 def kafka_metadata_ok(host: str, port: int, timeout: float = 2.0) -> bool:
     """Send a Kafka Metadata v0 request; True if a broker list comes back."""
     correlation_id = 0x7A5
-    client_id = b"streams.broker"
+    client_id = b"contraflow.streams.broker"
     body = struct.pack(">hhih", 3, 0, correlation_id, len(client_id)) + client_id
     body += struct.pack(">i", 0)  # v0: an empty topic list means all topics
     try:

@@ -33,13 +33,13 @@ import orjson
 from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.errors import KafkaError
 
-from streams.broker import TansuBroker
-from streams.demo import local_overrides
-from streams.kafka import BrokerUnavailable, OutputReader, connection_options, ensure_topics, start_producer
-from streams.metrics.rate_ledger import MARKER
-from streams.settings import Settings
-from streams.worker_process import WorkerProcess
-from topics.catalog import ALERTS, ALL_TOPICS, OUTPUT_TOPICS, RATES_TABLE, SCORES, TURNS, changelog_topic
+from contraflow.streams.broker import TansuBroker
+from contraflow.streams.demo import local_overrides
+from contraflow.streams.kafka import BrokerUnavailable, OutputReader, connection_options, ensure_topics, start_producer
+from contraflow.streams.metrics.rate_ledger import MARKER
+from contraflow.streams.settings import Settings
+from contraflow.streams.worker_process import WorkerProcess
+from contraflow.topics.catalog import ALERTS, ALL_TOPICS, OUTPUT_TOPICS, RATES_TABLE, SCORES, TURNS, changelog_topic
 
 ID_FIELDS = {
     "contraflow.scores": "score_id",

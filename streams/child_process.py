@@ -29,7 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NoReturn
 
-from streams.delivery import stop_process
+from contraflow.streams.delivery import stop_process
 
 log = logging.getLogger("contraflow.children")
 
@@ -72,7 +72,7 @@ def _call(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 class ChildProcess:
     """`build(*args)` running in a spawned process from construction on; `call` runs a method
     of what it built (a dotted path such as "scorer.score") there. `build` names a function
-    ("streams.services.load_components"): the worker never imports what the child imports."""
+    ("contraflow.streams.services.load_components"): the worker never imports what the child imports."""
 
     def __init__(self, what: str, build: str, *args: Any, log_level: int = logging.WARNING) -> None:
         self.what = what

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import orjson
 
-from streams.errors import UserError
-from streams.settings import Settings, load_settings
+from contraflow.streams.errors import UserError
+from contraflow.streams.settings import Settings, load_settings
 
 EXIT_USER_ERROR = 2
 DEBUG_VARIABLE = "CONTRAFLOW_DEBUG"
@@ -63,8 +63,8 @@ def _add_broker(parser: argparse.ArgumentParser) -> None:
 def cmd_broker(args: argparse.Namespace) -> int:
     import time
 
-    from streams.broker import TansuBroker
-    from streams.signals import sigterm_interrupts
+    from contraflow.streams.broker import TansuBroker
+    from contraflow.streams.signals import sigterm_interrupts
 
     sigterm_interrupts()
     with TansuBroker(port=args.port or None) as broker:
@@ -81,10 +81,10 @@ def cmd_broker(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from streams.kafka import ensure_topics
-    from streams.model_host import ModelHost, needs_models
-    from streams.nli.scorer import check_installed, resolve_model_dir
-    from topics.catalog import ALL_TOPICS
+    from contraflow.streams.kafka import ensure_topics
+    from contraflow.streams.model_host import ModelHost, needs_models
+    from contraflow.streams.nli.scorer import check_installed, resolve_model_dir
+    from contraflow.topics.catalog import ALL_TOPICS
 
     settings = _settings(args)
     if needs_models(settings):  # quick checks first: the model is there, its backend installed,
@@ -96,7 +96,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     host = ModelHost(settings, logging.getLevelName(args.loglevel.upper())) if needs_models(settings) else None
     import faust
 
-    from agents.worker import build_worker
+    from contraflow.agents.worker import build_worker
 
     app = build_worker(settings, host)
     # prints stay plain lines on stdout, not WARNING records; the start-up spinner only on a terminal
@@ -125,7 +125,7 @@ def cmd_send(args: argparse.Namespace) -> int:
                 f"{path}:{number} is not JSON ({exc}); fix it, or pass --force to send every line as it is "
                 "(the worker dead-letters what it cannot read)"
             ) from None
-    from streams.kafka import produce_lines
+    from contraflow.streams.kafka import produce_lines
 
     sent = asyncio.run(produce_lines(_settings(args), args.topic, lines, args.key_field))
     print(f"sent {sent} records to {args.topic}")
@@ -139,7 +139,7 @@ async def tail_topics(
     settings: Settings, topics: list[str], emit: Callable[[str, dict], None], limit: int | None, idle_s: float | None
 ) -> int:
     """Print events from `topics` until `limit` events or `idle_s` seconds without one."""
-    from streams.kafka import OutputReader
+    from contraflow.streams.kafka import OutputReader
 
     seen = 0
     async with OutputReader(settings, topics) as reader:
@@ -156,7 +156,7 @@ async def tail_topics(
 def _known_topics(topics: list[str], force: bool) -> None:
     """A misspelled topic is refused (unless --force): sending or listening to it would
     succeed silently and do nothing."""
-    from topics.catalog import ALL_TOPICS
+    from contraflow.topics.catalog import ALL_TOPICS
 
     known = [spec.name for spec in ALL_TOPICS]
     unknown = [topic for topic in topics if topic not in known]
@@ -168,8 +168,8 @@ def _known_topics(topics: list[str], force: bool) -> None:
 
 
 def cmd_tail(args: argparse.Namespace) -> int:
-    from streams.render import render
-    from topics.catalog import OUTPUT_TOPICS
+    from contraflow.streams.render import render
+    from contraflow.topics.catalog import OUTPUT_TOPICS
 
     _known_topics(args.topics, args.force)
     topics = args.topics or [spec.name for spec in OUTPUT_TOPICS if spec.name != "contraflow.scores" or args.scores]
@@ -188,14 +188,14 @@ def cmd_tail(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from streams.demo import run_demo
+    from contraflow.streams.demo import run_demo
 
     return run_demo(_settings(args), timeout_s=args.timeout, show_scores=args.scores, hold=args.hold)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from streams.replay import run_replay
-    from streams.services import local_turn_pipeline
+    from contraflow.streams.replay import run_replay
+    from contraflow.streams.services import local_turn_pipeline
 
     path = Path(args.file)
     if not path.is_file():
@@ -213,9 +213,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:
-    from streams.knowledge.report import format_report
-    from streams.knowledge.search import knowledge_conflicts
-    from streams.services import load_components, open_store, turn_services
+    from contraflow.streams.knowledge.report import format_report
+    from contraflow.streams.knowledge.search import knowledge_conflicts
+    from contraflow.streams.services import load_components, open_store, turn_services
 
     settings = _settings(args)
     components = load_components(settings)
@@ -242,7 +242,7 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
 
 
 def cmd_schemas(args: argparse.Namespace) -> int:
-    from topics.schema import check_schemas, write_schemas
+    from contraflow.topics.schema import check_schemas, write_schemas
 
     out = Path(args.out)
     if args.check:
@@ -257,7 +257,7 @@ def cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def cmd_nli(args: argparse.Namespace) -> int:
-    from streams.nli import commands
+    from contraflow.streams.nli import commands
 
     return commands.run(args)
 
@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schemas)
 
     p = sub.add_parser("nli", help="train, evaluate, export and calibrate NLI models")
-    from streams.nli.arguments import add_arguments
+    from contraflow.streams.nli.arguments import add_arguments
 
     add_arguments(p)
     p.set_defaults(func=cmd_nli)

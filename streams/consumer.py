@@ -62,7 +62,7 @@ from faust.transport.drivers import aiokafka as faust_aiokafka
 from faust.types import TP, Message
 from faust.types.tuples import FutureMessage
 
-from streams.delivery import DeliveryFailed, exit_undelivered
+from contraflow.streams.delivery import DeliveryFailed, exit_undelivered
 
 log = logging.getLogger("contraflow.consumer")
 

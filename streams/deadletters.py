@@ -14,9 +14,9 @@ from typing import TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from models.events import DeadLetter
-from models.ids import stable_id
-from streams.errors import BadInput
+from contraflow.models.events import DeadLetter
+from contraflow.models.ids import stable_id
+from contraflow.streams.errors import BadInput
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import NoReturn
 
-from streams.errors import UserError
+from contraflow.streams.errors import UserError
 
 log = logging.getLogger("contraflow.delivery")
 

@@ -15,14 +15,14 @@ from importlib.resources import files
 
 import orjson
 
-from streams.broker import TansuBroker, free_port
-from streams.errors import UserError
-from streams.kafka import OutputReader, ensure_topics, produce_lines
-from streams.render import render
-from streams.settings import Settings
-from streams.signals import sigterm_interrupts
-from streams.worker_process import WorkerProcess
-from topics.catalog import ALL_TOPICS, CONFLICTS, DEADLETTER, OUTPUT_TOPICS, SCORES, TURNS
+from contraflow.streams.broker import TansuBroker, free_port
+from contraflow.streams.errors import UserError
+from contraflow.streams.kafka import OutputReader, ensure_topics, produce_lines
+from contraflow.streams.render import render
+from contraflow.streams.settings import Settings
+from contraflow.streams.signals import sigterm_interrupts
+from contraflow.streams.worker_process import WorkerProcess
+from contraflow.topics.catalog import ALL_TOPICS, CONFLICTS, DEADLETTER, OUTPUT_TOPICS, SCORES, TURNS
 
 SAMPLE = "demo_turns.jsonl"
 
@@ -32,7 +32,7 @@ class DemoFailed(UserError, RuntimeError):
 
 
 def sample_lines() -> list[bytes]:
-    text = files("streams.samples").joinpath(SAMPLE).read_bytes()
+    text = files("contraflow.streams.samples").joinpath(SAMPLE).read_bytes()
     return [line for line in text.splitlines() if line.strip()]
 
 
@@ -116,7 +116,7 @@ async def _drive(
 
 
 def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = False, hold: bool = False) -> int:
-    from streams.nli.scorer import load_scorer
+    from contraflow.streams.nli.scorer import load_scorer
 
     load_scorer(settings.nli_model_path, settings.nli_backend)  # a missing model fails here, readably
     lines = sample_lines()

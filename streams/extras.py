@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Sequence
 
-from streams.errors import UserError
+from contraflow.streams.errors import UserError
 
 TRAINING = ("torch", "transformers")
 

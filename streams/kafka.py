@@ -15,9 +15,9 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaError, TopicAlreadyExistsError
 
-from streams.errors import UserError
-from streams.settings import Settings
-from topics.catalog import TopicSpec
+from contraflow.streams.errors import UserError
+from contraflow.streams.settings import Settings
+from contraflow.topics.catalog import TopicSpec
 
 
 class BrokerUnavailable(UserError, RuntimeError):

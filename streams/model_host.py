@@ -10,13 +10,13 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from streams.child_process import ChildProcess
-from streams.settings import Settings
+from contraflow.streams.child_process import ChildProcess
+from contraflow.streams.settings import Settings
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from streams.nli.scorer import Pair
+    from contraflow.streams.nli.scorer import Pair
 
 
 def needs_models(settings: Settings) -> bool:
@@ -32,7 +32,7 @@ class ModelHost:
         """`log_level`: what the model process logs (the worker's own level)."""
         self.log_level = log_level
         self._process = ChildProcess(
-            "the model process", "streams.services.load_components", settings, log_level=log_level
+            "the model process", "contraflow.streams.services.load_components", settings, log_level=log_level
         )
 
     def wait_loaded(self) -> int:

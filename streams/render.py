@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from topics.catalog import ALERTS, CONFLICTS, DEADLETTER, SCORES
+from contraflow.topics.catalog import ALERTS, CONFLICTS, DEADLETTER, SCORES
 
 
 def _short(text: str, width: int = 90) -> str:

@@ -18,13 +18,13 @@ import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 from tqdm import tqdm
 
-from models.events import Case, ConflictEvent, Role, ScoreEvent, TurnEvent
-from models.results import SessionResult
-from models.state import SessionState
-from streams.metrics.bootstrap import ci_if_enough
-from streams.metrics.drift import drift_slope, recall_at
-from streams.report import render_report
-from streams.turns import CURVE_NAMES, TurnPipeline
+from contraflow.models.events import Case, ConflictEvent, Role, ScoreEvent, TurnEvent
+from contraflow.models.results import SessionResult
+from contraflow.models.state import SessionState
+from contraflow.streams.metrics.bootstrap import ci_if_enough
+from contraflow.streams.metrics.drift import drift_slope, recall_at
+from contraflow.streams.report import render_report
+from contraflow.streams.turns import CURVE_NAMES, TurnPipeline
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

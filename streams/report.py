@@ -12,9 +12,9 @@ from html import escape
 
 import plotly.graph_objects as go
 
-from models.events import ConflictEvent
-from models.results import SessionResult
-from streams.turns import TurnSettings
+from contraflow.models.events import ConflictEvent
+from contraflow.models.results import SessionResult
+from contraflow.streams.turns import TurnSettings
 
 STATUS_COLOURS = {"pass": "#2ca02c", "caution": "#ff7f0e", "failure": "#d62728"}
 KIND_COLOURS = {"turn_self_contradiction": "#d62728", "turn_revision": "#1f77b4"}

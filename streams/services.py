@@ -13,22 +13,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from streams.calls import ScoreFn
-from streams.errors import BadInput
-from streams.knowledge.memory import MemoryPolicy
-from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
-from streams.knowledge.store import KnowledgeStore
-from streams.knowledge.store_process import StoreProcess
-from streams.model_host import ModelHost
-from streams.nli.batcher import MicroBatcher
-from streams.nli.scorer import PairScorer
-from streams.settings import Settings
-from streams.turns import TurnPipeline, TurnServices, TurnSettings
+from contraflow.streams.calls import ScoreFn
+from contraflow.streams.errors import BadInput
+from contraflow.streams.knowledge.memory import MemoryPolicy
+from contraflow.streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
+from contraflow.streams.knowledge.store import KnowledgeStore
+from contraflow.streams.knowledge.store_process import StoreProcess
+from contraflow.streams.model_host import ModelHost
+from contraflow.streams.nli.batcher import MicroBatcher
+from contraflow.streams.nli.scorer import PairScorer
+from contraflow.streams.settings import Settings
+from contraflow.streams.turns import TurnPipeline, TurnServices, TurnSettings
 
 if TYPE_CHECKING:
-    from streams.embeddings import SentenceEmbedder
-    from streams.extract.entities import EntityExtractor
-    from streams.nli.scorer import NLIScorer
+    from contraflow.streams.embeddings import SentenceEmbedder
+    from contraflow.streams.extract.entities import EntityExtractor
+    from contraflow.streams.nli.scorer import NLIScorer
 
 
 @dataclass
@@ -43,9 +43,9 @@ class Components:
 def load_components(settings: Settings) -> Components:
     """Load the models into this process, the NLI model first, so that a missing model fails
     before anything else."""
-    from streams.embeddings import shared_embedder
-    from streams.extract.entities import load_entity_extractor
-    from streams.nli.scorer import load_scorer
+    from contraflow.streams.embeddings import shared_embedder
+    from contraflow.streams.extract.entities import load_entity_extractor
+    from contraflow.streams.nli.scorer import load_scorer
 
     scorer = load_scorer(
         settings.nli_model_path,
@@ -127,13 +127,13 @@ def open_store(settings: Settings) -> KnowledgeStore:
                 "CONTRAFLOW_KNOWLEDGE_STORE=weaviate needs the Weaviate client, an extra: "
                 "pip install 'contraflow[weaviate]'"
             ) from None
-        from streams.knowledge.weaviate import WeaviateStore
+        from contraflow.streams.knowledge.weaviate import WeaviateStore
 
         return WeaviateStore(
             settings.weaviate_url,
             api_key=settings.weaviate_api_key.get_secret_value() if settings.weaviate_api_key else None,
         )
-    from streams.knowledge.lance import LanceStore
+    from contraflow.streams.knowledge.lance import LanceStore
 
     return LanceStore(settings.data_dir / "knowledge")
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from streams.errors import BadInput
+from contraflow.streams.errors import BadInput
 
 BUILTIN_MODEL = "builtin"
 BUILTIN_MODEL_DIR = Path(__file__).resolve().parent / "nli" / "assets" / "contraflow-nli-minilm-l6"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.events import (
+from contraflow.models.events import (
     Claim,
     ConflictEvent,
     ConflictStatus,
@@ -33,10 +33,10 @@ from models.events import (
     ScoreEvent,
     TurnEvent,
 )
-from models.ids import stable_id
-from models.state import AdviceClaim, AdviceItem, SessionState, UserFact
-from streams.calls import EmbedFn, ExtractFn, ScoreFn
-from streams.extract.advice import (
+from contraflow.models.ids import stable_id
+from contraflow.models.state import AdviceClaim, AdviceItem, SessionState, UserFact
+from contraflow.streams.calls import EmbedFn, ExtractFn, ScoreFn
+from contraflow.streams.extract.advice import (
     advice_items,
     extract_advice,
     extract_statements,
@@ -45,11 +45,11 @@ from streams.extract.advice import (
     sentences_worth_comparing,
     split_sentences,
 )
-from streams.extract.entity_filter import filter_entities
-from streams.extract.facts import CAUTION_FACTS, asked_case, user_facts
-from streams.extract.markdown import strip_markdown
-from streams.extract.reasoning import strip_reasoning
-from streams.extract.regimen import (
+from contraflow.streams.extract.entity_filter import filter_entities
+from contraflow.streams.extract.facts import CAUTION_FACTS, asked_case, user_facts
+from contraflow.streams.extract.markdown import strip_markdown
+from contraflow.streams.extract.reasoning import strip_reasoning
+from contraflow.streams.extract.regimen import (
     dose_marks,
     loosens,
     main_clause,
@@ -58,15 +58,23 @@ from streams.extract.regimen import (
     takes_medicine,
     without_slots,
 )
-from streams.extract.repetition import clean_repetition
-from streams.extract.targets import medicines, targets_of, topic_of
-from streams.metrics.alignment import alignment_score, alignment_texts
-from streams.metrics.conflict import conflict_status, is_sampled_pair
-from streams.metrics.drift import drift_slope, recall_at
-from streams.metrics.ncp import ncp
-from streams.metrics.recall import entity_scores
-from streams.settings import default
-from streams.verdict import Similarity, TurnVerdict, VerdictRule, judge, needs_similarity, plan_pairs, plan_reverse
+from contraflow.streams.extract.repetition import clean_repetition
+from contraflow.streams.extract.targets import medicines, targets_of, topic_of
+from contraflow.streams.metrics.alignment import alignment_score, alignment_texts
+from contraflow.streams.metrics.conflict import conflict_status, is_sampled_pair
+from contraflow.streams.metrics.drift import drift_slope, recall_at
+from contraflow.streams.metrics.ncp import ncp
+from contraflow.streams.metrics.recall import entity_scores
+from contraflow.streams.settings import default
+from contraflow.streams.verdict import (
+    Similarity,
+    TurnVerdict,
+    VerdictRule,
+    judge,
+    needs_similarity,
+    plan_pairs,
+    plan_reverse,
+)
 
 CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
 FACTS_KEPT = 20  # user facts a session remembers

@@ -35,10 +35,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from models.events import NLIProbabilities
-from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import Regimen, compare, plans_change, regimen_of, restates, same_target
-from streams.extract.targets import topic_of
+from contraflow.models.events import NLIProbabilities
+from contraflow.models.state import AdviceClaim, AdviceItem
+from contraflow.streams.extract.regimen import Regimen, compare, plans_change, regimen_of, restates, same_target
+from contraflow.streams.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
 Similarity = Callable[[str, str], float]

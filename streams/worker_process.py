@@ -32,7 +32,7 @@ class WorkerProcess:
         env = {**os.environ, **settings_env(self.overrides), "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streams.cli", "worker", "--loglevel", self.loglevel],
+                [sys.executable, "-m", "contraflow.streams.cli", "worker", "--loglevel", self.loglevel],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,

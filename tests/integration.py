@@ -9,11 +9,11 @@ from pathlib import Path
 
 import orjson
 
-from streams.demo import local_overrides
-from streams.kafka import OutputReader, ensure_topics, produce_lines
-from streams.settings import Settings
-from streams.worker_process import WorkerProcess
-from topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, TURNS
+from contraflow.streams.demo import local_overrides
+from contraflow.streams.kafka import OutputReader, ensure_topics, produce_lines
+from contraflow.streams.settings import Settings
+from contraflow.streams.worker_process import WorkerProcess
+from contraflow.topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, TURNS
 
 
 def worker_overrides(broker_url: str, model: Path, data_dir: Path, app_id: str, **extra: object) -> dict[str, object]:

@@ -1,9 +1,9 @@
 import pytest
 
-from streams.extract.advice import advice_items, extract_advice, instruction_part, is_advice, split_sentences
-from streams.extract.facts import user_facts
-from streams.extract.reasoning import strip_reasoning
-from streams.extract.targets import medicines, topic_of
+from contraflow.streams.extract.advice import advice_items, extract_advice, instruction_part, is_advice, split_sentences
+from contraflow.streams.extract.facts import user_facts
+from contraflow.streams.extract.reasoning import strip_reasoning
+from contraflow.streams.extract.targets import medicines, topic_of
 
 
 @pytest.mark.parametrize(

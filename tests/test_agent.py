@@ -6,10 +6,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agents.turns import attach_turn_agent
-from streams.app import create_app
-from streams.settings import Settings
-from streams.turns import TurnPipeline, TurnSettings
+from contraflow.agents.turns import attach_turn_agent
+from contraflow.streams.app import create_app
+from contraflow.streams.settings import Settings
+from contraflow.streams.turns import TurnPipeline, TurnSettings
 from tests.test_turn_pipeline import CONTRA, ScriptedNLI
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streams.broker import TansuBroker, kafka_metadata_ok
+from contraflow.streams.broker import TansuBroker, kafka_metadata_ok
 
 
 def test_a_paused_broker_answers_nothing_until_resumed_and_still_stops(tmp_path: Path) -> None:

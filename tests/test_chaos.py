@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streams.chaos import ChaosConfig, run, turn_stream
+from contraflow.streams.chaos import ChaosConfig, run, turn_stream
 
 pytestmark = pytest.mark.integration
 

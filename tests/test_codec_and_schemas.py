@@ -3,10 +3,10 @@ from pathlib import Path
 
 import orjson
 
-from models.events import Claim, ConflictEvent, NLIProbabilities
-from streams.codec import OrjsonCodec, dumps
-from topics.catalog import ALL_TOPICS
-from topics.schema import check_schemas, schemas
+from contraflow.models.events import Claim, ConflictEvent, NLIProbabilities
+from contraflow.streams.codec import OrjsonCodec, dumps
+from contraflow.topics.catalog import ALL_TOPICS
+from contraflow.topics.schema import check_schemas, schemas
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "topics"
 

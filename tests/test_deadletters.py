@@ -3,8 +3,8 @@ import base64
 import orjson
 import pytest
 
-from models.events import TurnEvent
-from streams.deadletters import InputError, check_text_size, dead_letter, decode_event
+from contraflow.models.events import TurnEvent
+from contraflow.streams.deadletters import InputError, check_text_size, dead_letter, decode_event
 
 GOOD = {
     "event_id": "e1",
@@ -80,7 +80,7 @@ def test_wrong_types_are_invalid_not_coerced(field: str, value: object, message:
 
 
 def test_knowledge_inputs_are_strict_too() -> None:
-    from models.events import KnowledgeWrite, ResolutionVerdict
+    from contraflow.models.events import KnowledgeWrite, ResolutionVerdict
 
     write = {"entry_id": "k1", "collection": "default", "text": "x", "created_at": "2026-11-22T09:00:00Z"}
     assert decode_event(orjson.dumps({**write, "confidence": 1}), KnowledgeWrite).confidence == 1.0

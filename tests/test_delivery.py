@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from streams.app import create_app
-from streams.delivery import DeliveryFailed, deliver
-from streams.kafka import ensure_topics
-from streams.settings import Settings
+from contraflow.streams.app import create_app
+from contraflow.streams.delivery import DeliveryFailed, deliver
+from contraflow.streams.kafka import ensure_topics
+from contraflow.streams.settings import Settings
 
 
 async def test_a_failed_send_is_retried_until_acknowledged() -> None:

@@ -7,15 +7,15 @@ from importlib.resources import files
 
 import pytest
 
-from streams.replay import read_turns
-from streams.services import local_turn_pipeline
-from streams.settings import Settings
+from contraflow.streams.replay import read_turns
+from contraflow.streams.services import local_turn_pipeline
+from contraflow.streams.settings import Settings
 
 pytestmark = pytest.mark.model
 
 
 async def test_the_demo_flags_its_flips_and_not_its_steady_session() -> None:
-    sample = read_turns(files("streams.samples").joinpath("demo_turns.jsonl"))
+    sample = read_turns(files("contraflow.streams.samples").joinpath("demo_turns.jsonl"))
     pipeline = local_turn_pipeline(Settings())
     kinds: dict[str, list[str]] = {}
     states = {}

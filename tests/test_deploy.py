@@ -4,17 +4,17 @@ file is consistent, and the rules and dashboard only name metrics the worker exp
 
 from __future__ import annotations
 
+import ast
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import kubernetes_validate
 import pytest
 import yaml
 
-from streams.observability.metrics import WorkerMetrics
-from streams.settings import Settings
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -120,6 +120,13 @@ def test_alert_rules_and_dashboard_name_only_exported_metrics() -> None:
 def test_images_install_the_package_as_the_readme_does(dockerfile: str) -> None:
     text = (DEPLOY / dockerfile).read_text()
     assert re.search(r"pip install [^\n]*-e '?\.", text)
-    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
-    for package in packages["include"]:
-        assert f"COPY {package.rstrip('*')} " in text, f"{dockerfile} does not copy {package}"
+    assert "COPY pyproject.toml setup.py README.md ./" in text
+    for folder in installed_folders():
+        assert f"COPY {folder} ./{folder}" in text, f"{dockerfile} does not copy {folder}"
+
+
+def installed_folders() -> tuple[str, ...]:
+    """The folders setup.py installs as contraflow.* (its FOLDERS)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    [value] = [node.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "FOLDERS"]
+    return ast.literal_eval(value)

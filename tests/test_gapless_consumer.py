@@ -15,9 +15,9 @@ from aiokafka.structs import ConsumerRecord
 from faust.transport import consumer as faust_consumer
 from faust.types import TP, Message
 
-from streams.app import create_app
-from streams.consumer import GaplessConsumer
-from streams.settings import Settings
+from contraflow.streams.app import create_app
+from contraflow.streams.consumer import GaplessConsumer
+from contraflow.streams.settings import Settings
 
 TURNS = TP("contraflow.turns", 1)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from streams.knowledge.lance import LanceStore
-from streams.settings import Settings
+from contraflow.streams.knowledge.lance import LanceStore
+from contraflow.streams.settings import Settings
 from tests.integration import collect, send_to, start_worker, worker_overrides
 
 pytestmark = pytest.mark.integration

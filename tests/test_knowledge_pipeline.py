@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.events import KnowledgeWrite
-from streams.embeddings import shared_embedder
-from streams.knowledge.lance import LanceStore
-from streams.knowledge.memory import MemoryValue, slot_key, slot_of
-from streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
-from streams.knowledge.report import format_report
-from streams.knowledge.search import knowledge_conflicts
+from contraflow.models.events import KnowledgeWrite
+from contraflow.streams.embeddings import shared_embedder
+from contraflow.streams.knowledge.lance import LanceStore
+from contraflow.streams.knowledge.memory import MemoryValue, slot_key, slot_of
+from contraflow.streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
+from contraflow.streams.knowledge.report import format_report
+from contraflow.streams.knowledge.search import knowledge_conflicts
 
 CONTRA, NEUTRAL = [0.02, 0.08, 0.9], [0.1, 0.8, 0.1]
 
@@ -156,7 +156,16 @@ def test_conflicts_command_prints_a_report(tmp_path: Path, tiny_onnx: Path) -> N
 
     asyncio.run(fill())
     env = {**os.environ, "CONTRAFLOW_DATA_DIR": str(tmp_path)}
-    command = [sys.executable, "-m", "streams.cli", "conflicts", "X performance", "--model", str(tiny_onnx), "--json"]
+    command = [
+        sys.executable,
+        "-m",
+        "contraflow.streams.cli",
+        "conflicts",
+        "X performance",
+        "--model",
+        str(tiny_onnx),
+        "--json",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
     assert '"sources_analyzed": 2' in result.stdout

@@ -8,8 +8,9 @@ import asyncio
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
-from agents.loading import EXIT_LOAD_FAILED, Loading
+from contraflow.agents.loading import EXIT_LOAD_FAILED, Loading
 
 
 def test_parts_are_given_once_built_and_the_build_runs_off_the_calling_thread() -> None:
@@ -28,7 +29,7 @@ def test_parts_are_given_once_built_and_the_build_runs_off_the_calling_thread() 
 
 FAILING_BUILD = """
 import asyncio
-from agents.loading import Loading
+from contraflow.agents.loading import Loading
 
 def build():
     raise FileNotFoundError("model.onnx is not there")
@@ -48,9 +49,10 @@ def test_a_failed_build_stops_the_process_with_its_traceback() -> None:
 
 LOAD_THE_MODELS_AND_STORE = """
 import sys, tempfile
-import agents.worker, streams.cli, streams.demo, streams.model_host, streams.replay, streams.knowledge.store_process
-from streams.services import load_components, open_store
-from streams.settings import Settings
+import contraflow.agents.worker, contraflow.streams.cli, contraflow.streams.demo, contraflow.streams.model_host
+import contraflow.streams.replay, contraflow.streams.knowledge.store_process
+from contraflow.streams.services import load_components, open_store
+from contraflow.streams.settings import Settings
 
 settings = Settings(data_dir=tempfile.mkdtemp())
 load_components(settings)
@@ -83,3 +85,16 @@ def test_the_models_and_store_load_without_importing_torch_or_spacys_cli() -> No
         "torch importable: True",
         "spacy.cli importable: True",
     ]
+
+
+def test_the_install_is_one_namespace(tmp_path: Path) -> None:
+    """Outside the repository, contraflow's folders are contraflow.streams, … and nothing
+    generic (a `models` or `streams` package) is importable from the install."""
+    script = (
+        "import importlib.util\n"
+        "import contraflow.models, contraflow.streams.cli, contraflow.agents.worker, contraflow.topics\n"
+        "print([name for name in ('streams', 'agents', 'models', 'topics') if importlib.util.find_spec(name)])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"

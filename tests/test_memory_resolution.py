@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from models.events import Resolution
-from streams.knowledge.memory import (
+from contraflow.models.events import Resolution
+from contraflow.streams.knowledge.memory import (
     TRUST_DB_RATIONALE,
     MemoryDecision,
     MemoryPolicy,

@@ -12,16 +12,16 @@ import time
 
 import pytest
 
-from streams.child_process import EXIT_CHILD_LOST
+from contraflow.streams.child_process import EXIT_CHILD_LOST
 
 pytestmark = pytest.mark.model
 
 ASK_THEN_LOSE_THE_MODEL_PROCESS = """
 import asyncio, os, signal, sys
 import numpy as np
-from streams.model_host import ModelHost
-from streams.services import load_components, load_models
-from streams.settings import Settings
+from contraflow.streams.model_host import ModelHost
+from contraflow.streams.services import load_components, load_models
+from contraflow.streams.settings import Settings
 
 if __name__ == "__main__":
     settings = Settings()
@@ -63,8 +63,8 @@ def test_the_worker_asks_its_model_process_and_stops_when_that_process_dies() ->
 
 KILLED_WITH_ITS_MODELS_LOADED = """
 import os, signal
-from streams.model_host import ModelHost
-from streams.settings import Settings
+from contraflow.streams.model_host import ModelHost
+from contraflow.streams.settings import Settings
 
 if __name__ == "__main__":
     print(ModelHost(Settings()).wait_loaded(), flush=True)

@@ -4,10 +4,10 @@ the offset commit, or an upstream agent that sent it again), and keep no marker 
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from models.events import DriftAlert, RateSample
-from models.state import RateWindowState
-from streams.metrics.rate_ledger import MARKER, RateLedger, window_key
-from streams.metrics.rates import RateMonitor, RateSettings
+from contraflow.models.events import DriftAlert, RateSample
+from contraflow.models.state import RateWindowState
+from contraflow.streams.metrics.rate_ledger import MARKER, RateLedger, window_key
+from contraflow.streams.metrics.rates import RateMonitor, RateSettings
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

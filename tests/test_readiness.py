@@ -5,11 +5,11 @@ import threading
 import time
 from pathlib import Path
 
-from agents.broker_watch import BrokerStatus
-from agents.endpoints import not_ready_because
-from agents.loading import Loading
-from streams.app import create_app
-from streams.settings import Settings
+from contraflow.agents.broker_watch import BrokerStatus
+from contraflow.agents.endpoints import not_ready_because
+from contraflow.agents.loading import Loading
+from contraflow.streams.app import create_app
+from contraflow.streams.settings import Settings
 
 
 def test_readiness_names_what_is_wrong(tmp_path: Path) -> None:

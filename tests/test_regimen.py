@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.state import AdviceClaim, AdviceItem
-from streams.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
-from streams.extract.targets import targets_of
-from streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
+from contraflow.models.state import AdviceClaim, AdviceItem
+from contraflow.streams.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
+from contraflow.streams.extract.targets import targets_of
+from contraflow.streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
 
 
 def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:

@@ -1,7 +1,7 @@
 """The one-line console form of output events (`contraflow tail`, `contraflow demo`)."""
 
-from streams.render import render
-from topics.catalog import ALERTS, CONFLICTS
+from contraflow.streams.render import render
+from contraflow.topics.catalog import ALERTS, CONFLICTS
 
 
 def test_a_session_alert_says_what_changed_once() -> None:

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from streams.replay import read_turns, run_replay
-from streams.turns import TurnPipeline, TurnSettings
+from contraflow.streams.replay import read_turns, run_replay
+from contraflow.streams.turns import TurnPipeline, TurnSettings
 from tests.test_turn_pipeline import CONTRA, ScriptedNLI
 
 GOOD = {

@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from streams.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
-from streams.settings import NLIBackend, Settings
+from contraflow.streams.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
+from contraflow.streams.settings import NLIBackend, Settings
 from tests.conftest import build_tiny_model
 
 PAIRS = [

@@ -3,8 +3,8 @@ settings, small, and gets clear clinical contradictions right."""
 
 import pytest
 
-from streams.nli.scorer import OnnxScorer, load_scorer
-from streams.settings import BUILTIN_MODEL_DIR, Settings
+from contraflow.streams.nli.scorer import OnnxScorer, load_scorer
+from contraflow.streams.settings import BUILTIN_MODEL_DIR, Settings
 
 pytestmark = pytest.mark.model
 
@@ -42,11 +42,11 @@ async def test_seed_001_scenario_with_the_shipped_model(tmp_path) -> None:
     import asyncio
     from datetime import UTC, datetime
 
-    from models.events import KnowledgeWrite
-    from streams.embeddings import shared_embedder
-    from streams.knowledge.lance import LanceStore
-    from streams.knowledge.pipeline import KnowledgePipeline
-    from streams.services import knowledge_settings
+    from contraflow.models.events import KnowledgeWrite
+    from contraflow.streams.embeddings import shared_embedder
+    from contraflow.streams.knowledge.lance import LanceStore
+    from contraflow.streams.knowledge.pipeline import KnowledgePipeline
+    from contraflow.streams.services import knowledge_settings
 
     settings = Settings(data_dir=tmp_path)
     scorer = load_scorer(settings.nli_model_path)

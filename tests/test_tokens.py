@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from streams.nli.tokens import PairTokenizer, TransformersPairTokenizer, load_pair_tokenizer
-from streams.settings import Settings
+from contraflow.streams.nli.tokens import PairTokenizer, TransformersPairTokenizer, load_pair_tokenizer
+from contraflow.streams.settings import Settings
 
 PAIRS = [
     ("Take ibuprofen with food.", "Do not take ibuprofen."),

@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 import numpy as np
 from prometheus_client.parser import text_string_to_metric_families
 
-from models.events import Role, TurnEvent
-from streams.observability.metrics import WorkerMetrics
-from streams.turns import TurnPipeline, TurnSettings
+from contraflow.models.events import Role, TurnEvent
+from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.turns import TurnPipeline, TurnSettings
 
 ENTAIL, CONTRA = [0.9, 0.08, 0.02], [0.02, 0.03, 0.95]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from models.events import (
+from contraflow.models.events import (
     ConflictEvent,
     DeadLetter,
     DriftAlert,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from topics.catalog import ALL_TOPICS, TopicSpec
+from contraflow.topics.catalog import ALL_TOPICS, TopicSpec
 
 
 def _type_of(prop: dict[str, Any]) -> str:

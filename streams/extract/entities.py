@@ -45,7 +45,7 @@ import warnings
 from collections.abc import Callable
 from functools import cache
 
-from streams.extract import spacy_import  # noqa: F401  (first: spaCy's import without torch and its CLI)
+from contraflow.streams.extract import spacy_import  # noqa: F401  (first: spaCy's import without torch and its CLI)
 
 # isort: split
 import scispacy.abbreviation  # noqa: F401  (registers the "abbreviation_detector" factory)
@@ -54,9 +54,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
-from streams.extract import entity_rules as rules
-from streams.extract.drug_dictionary import drug_spans, drug_variants
-from streams.extract.entity_filter import EDGE_CHARS
+from contraflow.streams.extract import entity_rules as rules
+from contraflow.streams.extract.drug_dictionary import drug_spans, drug_variants
+from contraflow.streams.extract.entity_filter import EDGE_CHARS
 
 logger = logging.getLogger(__name__)
 

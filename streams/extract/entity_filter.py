@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from streams.extract import entity_rules as rules
-from streams.extract.stop_words import STOP_WORDS
+from contraflow.streams.extract import entity_rules as rules
+from contraflow.streams.extract.stop_words import STOP_WORDS
 
 EDGE_CHARS = " \t\n.,;:!?\"'()[]{}"
 _KNOWN_ABBREVIATIONS = frozenset(abbreviation.lower() for abbreviation in rules.ABBREVIATIONS)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from streams.extract.advice import CLINICIANS, split_sentences
-from streams.extract.drug_dictionary import drug_spans
+from contraflow.streams.extract.advice import CLINICIANS, split_sentences
+from contraflow.streams.extract.drug_dictionary import drug_spans
 
 _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
 # facts that call for more caution, not less: after "I'm pregnant" or "I also take

@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from streams.extract.advice import CLINICIANS, RELATIVES, instruction_part, is_advice, is_imperative
-from streams.extract.drug_dictionary import generic_names
-from streams.extract.targets import BODY_PARTS, CONCEPTS, content_words, substance_name, targets_of
+from contraflow.streams.extract.advice import CLINICIANS, RELATIVES, instruction_part, is_advice, is_imperative
+from contraflow.streams.extract.drug_dictionary import generic_names
+from contraflow.streams.extract.targets import BODY_PARTS, CONCEPTS, content_words, substance_name, targets_of
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
 _CONTRACTIONS = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from streams.extract.advice import split_sentences
+from contraflow.streams.extract.advice import split_sentences
 
 REPETITION_LIMIT = 0.30
 NGRAM = 4

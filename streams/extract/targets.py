@@ -21,8 +21,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from streams.extract.drug_dictionary import drug_variants, generic_names
-from streams.extract.stop_words import STOP_WORDS
+from contraflow.streams.extract.drug_dictionary import drug_variants, generic_names
+from contraflow.streams.extract.stop_words import STOP_WORDS
 
 # concept -> the words and phrases that name it (lower case; matched as whole words)
 CONCEPTS: dict[str, tuple[str, ...]] = {

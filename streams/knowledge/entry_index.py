@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from streams.knowledge.keyword_index import KeywordIndex
-from streams.knowledge.store import KnowledgeEntry
+from contraflow.streams.knowledge.keyword_index import KeywordIndex
+from contraflow.streams.knowledge.store import KnowledgeEntry
 
 
 class _Codes:

@@ -46,8 +46,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from streams.knowledge.entry_index import EntryIndex
-from streams.knowledge.store import (
+from contraflow.streams.knowledge.entry_index import EntryIndex
+from contraflow.streams.knowledge.store import (
     DEFAULT_DIM,
     DEFAULT_STATUSES,
     ConflictReportRecord,

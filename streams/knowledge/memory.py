@@ -46,8 +46,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from models.events import KnowledgeWrite, Resolution
-from streams.settings import default
+from contraflow.models.events import KnowledgeWrite, Resolution
+from contraflow.streams.settings import default
 
 Source = Literal["memory", "db", "tool"]
 Status = Literal["active", "conflicted", "superseded"]

@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models.events import Claim, ConflictEvent, KnowledgeWrite, MemoryUpdate
-from models.ids import stable_id
-from streams.calls import EmbedFn, ScoreFn
-from streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, resolve
-from streams.knowledge.report import ConflictReport, build_report, knowledge_conflict_events
-from streams.knowledge.resolutions import conflict_record
-from streams.knowledge.search import embed_and_search, related, score_pairs
-from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
-from streams.settings import default
-from streams.verdict import claim_of
+from contraflow.models.events import Claim, ConflictEvent, KnowledgeWrite, MemoryUpdate
+from contraflow.models.ids import stable_id
+from contraflow.streams.calls import EmbedFn, ScoreFn
+from contraflow.streams.knowledge.memory import MemoryDecision, MemoryPolicy, MemoryValue, resolve
+from contraflow.streams.knowledge.report import ConflictReport, build_report, knowledge_conflict_events
+from contraflow.streams.knowledge.resolutions import conflict_record
+from contraflow.streams.knowledge.search import embed_and_search, related, score_pairs
+from contraflow.streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
+from contraflow.streams.settings import default
+from contraflow.streams.verdict import claim_of
 
 SENSITIVITIES = ("strict", "balanced", "lenient")
 

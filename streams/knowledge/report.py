@@ -10,11 +10,11 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, Field
 
-from models.events import Claim, ConflictEvent, NLIProbabilities, Resolution
-from models.ids import stable_id
-from streams.knowledge.store import KnowledgeEntry
-from streams.knowledge.taxonomy import classify
-from streams.verdict import probabilities, two_way
+from contraflow.models.events import Claim, ConflictEvent, NLIProbabilities, Resolution
+from contraflow.models.ids import stable_id
+from contraflow.streams.knowledge.store import KnowledgeEntry
+from contraflow.streams.knowledge.taxonomy import classify
+from contraflow.streams.verdict import probabilities, two_way
 
 EXPECTED_BEHAVIOUR = {
     "factual": "Flag the conflict, cite both sources, note which has stronger evidence.",

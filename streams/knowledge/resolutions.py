@@ -5,10 +5,10 @@ kept on the conflict's stored record; every changed entry yields a memory update
 
 from __future__ import annotations
 
-from models.events import ConflictEvent, MemoryUpdate, ResolutionVerdict
-from models.ids import stable_id
-from streams.deadletters import InputError
-from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
+from contraflow.models.events import ConflictEvent, MemoryUpdate, ResolutionVerdict
+from contraflow.models.ids import stable_id
+from contraflow.streams.deadletters import InputError
+from contraflow.streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
 
 CONFLICT_RECORD_PREFIX = "conflict:"
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from models.state import AdviceClaim
-from streams.calls import EmbedFn, ScoreFn
-from streams.knowledge.report import ConflictReport, ScoredPair, build_report
-from streams.knowledge.store import KnowledgeEntry, KnowledgeStore, SearchHit
-from streams.verdict import claim_of, gated
+from contraflow.models.state import AdviceClaim
+from contraflow.streams.calls import EmbedFn, ScoreFn
+from contraflow.streams.knowledge.report import ConflictReport, ScoredPair, build_report
+from contraflow.streams.knowledge.store import KnowledgeEntry, KnowledgeStore, SearchHit
+from contraflow.streams.verdict import claim_of, gated
 
 
 async def embed_and_search(

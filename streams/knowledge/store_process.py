@@ -10,9 +10,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from streams.child_process import ChildProcess
-from streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, SearchHit
-from streams.settings import Settings
+from contraflow.streams.child_process import ChildProcess
+from contraflow.streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, SearchHit
+from contraflow.streams.settings import Settings
 
 
 class StoreProcess:
@@ -20,7 +20,7 @@ class StoreProcess:
 
     def __init__(self, settings: Settings, log_level: int = logging.WARNING) -> None:
         self._process = ChildProcess(
-            "the knowledge store process", "streams.services.open_store", settings, log_level=log_level
+            "the knowledge store process", "contraflow.streams.services.open_store", settings, log_level=log_level
         )
         self._closed = False
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from streams.knowledge.store import (
+from contraflow.streams.knowledge.store import (
     DEFAULT_DIM,
     DEFAULT_STATUSES,
     ConflictReportRecord,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.events import ConflictStatus
+from contraflow.models.events import ConflictStatus
 
 
 def k_conflict(contradictions: int, evaluated_pairs: int) -> float | None:

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
-from models.events import DriftAlert, RateSample
-from models.state import RateWindowState
-from streams.metrics.rates import RateMonitor
+from contraflow.models.events import DriftAlert, RateSample
+from contraflow.models.state import RateWindowState
+from contraflow.streams.metrics.rates import RateMonitor
 
 Publish = Callable[[DriftAlert], Awaitable[None]]
 MARKER = "counted"

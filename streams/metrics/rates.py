@@ -26,11 +26,11 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from models.events import ConflictStatus, DriftAlert, RateSample, ScoreEvent
-from models.ids import stable_id
-from models.state import RateWindowState
-from streams.metrics.conflict import conflict_status
-from streams.settings import Settings, default
+from contraflow.models.events import ConflictStatus, DriftAlert, RateSample, ScoreEvent
+from contraflow.models.ids import stable_id
+from contraflow.models.state import RateWindowState
+from contraflow.streams.metrics.conflict import conflict_status
+from contraflow.streams.settings import Settings, default
 
 SEVERITY = {ConflictStatus.passing: 0, ConflictStatus.caution: 1, ConflictStatus.failure: 2}
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

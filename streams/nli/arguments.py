@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from streams.settings import NLIBackend
+from contraflow.streams.settings import NLIBackend
 
 DEFAULT_TRAIN = ["natural.jsonl.gz", "synthetic.jsonl.gz", "decode_pairs_train.jsonl.gz"]
 

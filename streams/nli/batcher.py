@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from streams.nli.scorer import Pair, PairScorer, pair_length
+from contraflow.streams.nli.scorer import Pair, PairScorer, pair_length
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from pydantic import BaseModel
 
-from streams.errors import BadInput
+from contraflow.streams.errors import BadInput
 
 STRICT_RECALL = 0.90
 LENIENT_PRECISION = 0.95

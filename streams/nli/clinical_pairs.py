@@ -29,9 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from streams.errors import BadInput
-from streams.extract.drug_dictionary import load_drug_dictionary
-from streams.nli.data import NLIExample
+from contraflow.streams.errors import BadInput
+from contraflow.streams.extract.drug_dictionary import load_drug_dictionary
+from contraflow.streams.nli.data import NLIExample
 
 SOURCE = "clinical"
 LABEL_SHARES = {"entailment": 0.3, "contradiction": 0.3}  # neutral: the rest

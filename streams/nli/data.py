@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, field_validator
 
-from streams.errors import BadInput
+from contraflow.streams.errors import BadInput
 
 NLI_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 TWO_CLASS_NEGATIVE = "non_contradiction"

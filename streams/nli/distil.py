@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from streams.nli.data import NLI_LABELS, NLIExample
-from streams.nli.scorer import PairScorer
+from contraflow.streams.nli.data import NLI_LABELS, NLIExample
+from contraflow.streams.nli.scorer import PairScorer
 
 
 def with_teacher(examples: list[NLIExample], scorer: PairScorer, argmax_label: bool = False) -> list[NLIExample]:

@@ -10,8 +10,8 @@ import numpy as np
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from streams.nli.data import NLI_LABELS, TWO_CLASS_NEGATIVE, load_examples
-from streams.nli.scorer import NLIScorer
+from contraflow.streams.nli.data import NLI_LABELS, TWO_CLASS_NEGATIVE, load_examples
+from contraflow.streams.nli.scorer import NLIScorer
 
 CONTRADICTION = NLI_LABELS.index("contradiction")
 

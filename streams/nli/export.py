@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from streams.nli.scorer import ONNX_FILE
+from contraflow.streams.nli.scorer import ONNX_FILE
 
 if TYPE_CHECKING:
     from transformers import PretrainedConfig

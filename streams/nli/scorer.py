@@ -18,10 +18,10 @@ from typing import Protocol
 
 import numpy as np
 
-from streams.errors import UserError
-from streams.extras import TRAINING, require
-from streams.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
-from streams.settings import NLIBackend
+from contraflow.streams.errors import UserError
+from contraflow.streams.extras import TRAINING, require
+from contraflow.streams.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
+from contraflow.streams.settings import NLIBackend
 
 CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 ONNX_FILE = "model.onnx"

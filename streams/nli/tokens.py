@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from streams.errors import BadInput
-from streams.extras import require
+from contraflow.streams.errors import BadInput
+from contraflow.streams.extras import require
 
 TOKENIZER_FILE = "tokenizer.json"
 CONFIG_FILE = "tokenizer_config.json"

@@ -25,9 +25,9 @@ import torch
 from pydantic import BaseModel, Field
 from tqdm import tqdm
 
-from streams.errors import BadInput
-from streams.nli.clinical_pairs import clinical_pairs
-from streams.nli.data import (
+from contraflow.streams.errors import BadInput
+from contraflow.streams.nli.clinical_pairs import clinical_pairs
+from contraflow.streams.nli.data import (
     LABEL_SETS,
     NLI_LABELS,
     NLIExample,

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from streams.observability.verdict_metrics import VerdictMetrics
-from streams.settings import default
+from contraflow.streams.observability.verdict_metrics import VerdictMetrics
+from contraflow.streams.settings import default
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)

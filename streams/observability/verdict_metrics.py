@@ -26,7 +26,7 @@ from prometheus_client import CollectorRegistry, Counter
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from models.events import ConflictEvent, ScoreEvent
+from contraflow.models.events import ConflictEvent, ScoreEvent
 
 UNKNOWN = "unknown"
 OTHER = "other"
