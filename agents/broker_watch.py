@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import faust
 
-from contraflow.streams.kafka import BrokerUnavailable, ensure_topics
+from contraflow.streams.runtime.kafka import BrokerUnavailable, ensure_topics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import ALL_TOPICS
 

@@ -17,7 +17,7 @@ import faust
 
 from contraflow.agents.broker_watch import BrokerStatus
 from contraflow.agents.loading import Loading
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 
 
 def not_ready_because(

@@ -13,14 +13,14 @@ import faust
 
 from contraflow.agents.records import Emit, Record, attach_record_agent, json_table
 from contraflow.models.events import KnowledgeWrite
-from contraflow.streams.deadletters import InputError, check_text_size, decode_event
-from contraflow.streams.knowledge.memory import MemoryValue, slot_of
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.deadletters import InputError, check_text_size, decode_event
+from contraflow.streams.core.knowledge.memory import MemoryValue, slot_of
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import CONFLICTS, KNOWLEDGE_WRITES, MEMORY_UPDATES, SLOTS_TABLE
 
 if TYPE_CHECKING:
-    from contraflow.streams.knowledge.pipeline import KnowledgePipeline
+    from contraflow.streams.core.knowledge.pipeline import KnowledgePipeline
 
 
 def validate_write(write: KnowledgeWrite, settings: Settings) -> None:

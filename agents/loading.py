@@ -1,7 +1,7 @@
 """What the agents need and is slow to build (the turn pipeline around the model process,
 the knowledge store in its process), built in a thread from the moment the worker is
 assembled; the models themselves load in their own process meanwhile
-(streams/model_host.py). Meanwhile the worker joins its consumer group and recovers its
+(streams/runtime/model_host.py). Meanwhile the worker joins its consumer group and recovers its
 tables; an agent awaits the parts before its first record. A restarted worker so spends
 max(load, join + recovery) before its first output instead of their sum.
 
@@ -20,7 +20,7 @@ from typing import Generic, NoReturn, TypeVar
 
 import faust
 
-from contraflow.streams.delivery import stop_process
+from contraflow.streams.runtime.delivery import stop_process
 
 log = logging.getLogger("contraflow.loading")
 

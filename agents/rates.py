@@ -2,7 +2,7 @@
 owns each model's windows) → windowed contradiction rates → rate alerts.
 
 The window states live in a faust table keyed by `dimension=value|seconds`, beside the
-markers of the samples they counted (streams/metrics/rate_ledger.py)."""
+markers of the samples they counted (streams/core/metrics/rate_ledger.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import faust
 
 from contraflow.agents.records import Emit, Record, attach_record_agent, json_table
 from contraflow.models.events import DriftAlert, RateSample, ScoreEvent
-from contraflow.streams.deadletters import decode_event
-from contraflow.streams.metrics.rate_ledger import RateLedger
-from contraflow.streams.metrics.rates import RateMonitor, rate_samples
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.deadletters import decode_event
+from contraflow.streams.core.metrics.rate_ledger import RateLedger
+from contraflow.streams.core.metrics.rates import RateMonitor, rate_samples
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import ALERTS, RATE_SAMPLES, RATES_TABLE, SCORES
 

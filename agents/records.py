@@ -2,7 +2,7 @@
 return once the broker has acknowledged them, tables whose writes can be awaited the same
 way, and the dead-letter path (any failure of a record becomes a dead letter; the agent
 goes on). A send the broker never acknowledges is not a bad record: the worker exits
-(see streams/delivery.py), so the record's offset is not committed.
+(see streams/runtime/delivery.py), so the record's offset is not committed.
 
 Events in, events out and dead letters are counted here, for the metrics endpoint."""
 
@@ -17,9 +17,9 @@ from faust.types import TP
 from pydantic import BaseModel
 
 from contraflow.models.events import DeadLetter
-from contraflow.streams.deadletters import InputError, dead_letter
-from contraflow.streams.delivery import DeliveryFailed, deliver, exit_undelivered
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.deadletters import InputError, dead_letter
+from contraflow.streams.runtime.delivery import DeliveryFailed, deliver, exit_undelivered
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import DEADLETTER, TopicSpec
 

@@ -11,14 +11,14 @@ import faust
 
 from contraflow.agents.records import Emit, Record, attach_record_agent
 from contraflow.models.events import ResolutionVerdict
-from contraflow.streams.deadletters import decode_event
-from contraflow.streams.knowledge.resolutions import apply_verdict
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.deadletters import decode_event
+from contraflow.streams.core.knowledge.resolutions import apply_verdict
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import KNOWLEDGE_RESOLUTIONS, MEMORY_UPDATES
 
 if TYPE_CHECKING:
-    from contraflow.streams.knowledge.store import KnowledgeStore
+    from contraflow.streams.core.knowledge.store import KnowledgeStore
 
 
 def attach_resolutions_agent(

@@ -17,13 +17,13 @@ import faust
 from contraflow.agents.records import Emit, Record, attach_record_agent, json_table
 from contraflow.models.events import TurnEvent
 from contraflow.models.replay import StoredSession, TurnOutputs
-from contraflow.streams.deadletters import check_text_size, decode_event
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.deadletters import check_text_size, decode_event
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 from contraflow.topics.catalog import ALERTS, CONFLICTS, SCORES, SESSIONS_TABLE, TURNS
 
 if TYPE_CHECKING:
-    from contraflow.streams.turns import TurnPipeline
+    from contraflow.streams.core.turns import TurnPipeline
 
 
 async def send_outputs(emit: Emit, session_id: str, outputs: TurnOutputs) -> None:

@@ -3,6 +3,7 @@ knowledge store, load in a thread meanwhile (agents/loading.py)."""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 import faust
@@ -15,14 +16,14 @@ from contraflow.agents.rates import attach_rate_agents
 from contraflow.agents.records import topic_emitter
 from contraflow.agents.resolutions import attach_resolutions_agent
 from contraflow.agents.turns import attach_turn_agent
-from contraflow.streams.app import create_app
-from contraflow.streams.metrics.rates import RateMonitor, rate_settings
-from contraflow.streams.model_host import ModelHost, needs_models
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.core.metrics.rates import RateMonitor, rate_settings
+from contraflow.streams.runtime.app import create_app
+from contraflow.streams.runtime.model_host import ModelHost, needs_models
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 
 if TYPE_CHECKING:
-    from contraflow.streams.services import KnowledgeServices, ModelServices
+    from contraflow.streams.runtime.services import KnowledgeServices, ModelServices
 
 
 def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -> list[Loading]:
@@ -32,7 +33,7 @@ def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -
     loading thread."""
 
     def models() -> ModelServices:
-        from contraflow.streams.services import load_models
+        from contraflow.streams.runtime.services import load_models
 
         return load_models(settings, host, metrics.observe_nli_batch)
 
@@ -41,7 +42,7 @@ def start_loading(settings: Settings, metrics: WorkerMetrics, host: ModelHost) -
         return [loading_models]
 
     def knowledge() -> KnowledgeServices:
-        from contraflow.streams.services import open_knowledge
+        from contraflow.streams.runtime.services import open_knowledge
 
         return open_knowledge(settings, loading_models.result())
 
@@ -89,3 +90,13 @@ def announce_ready(app: faust.App, settings: Settings, loading: list[Loading]) -
             f"NLI model {model}, verdict {settings.verdict})",
             flush=True,
         )
+
+
+def run_worker(settings: Settings, host: ModelHost | None, loglevel: str) -> None:
+    """Build the worker and run it until it is stopped (`contraflow worker`)."""
+    app = build_worker(settings, host)
+    # prints stay plain lines on stdout, not WARNING records; the start-up spinner only on a terminal
+    worker = faust.Worker(app, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+    if not sys.stdout.isatty():
+        worker.spinner = None  # its cursor codes would otherwise end up in the log file
+    worker.execute_from_commandline()

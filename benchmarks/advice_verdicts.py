@@ -16,9 +16,9 @@ from itertools import permutations
 
 from study_c_long import PROFILES
 
-from contraflow.streams.nli.evaluate import CONTRADICTION
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.scorer import load_scorer
 from contraflow.streams.settings import BUILTIN_MODEL_DIR
+from contraflow.streams.training.evaluate import CONTRADICTION
 
 
 def advice_sets() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from contraflow.streams.chaos import ChaosConfig, run
+from contraflow.streams.tools.chaos import ChaosConfig, run
 
 
 def main() -> int:

@@ -23,11 +23,11 @@ import orjson
 import psutil
 from advice_pairs import advice
 
-from contraflow.streams.broker import TansuBroker
-from contraflow.streams.demo import local_overrides
-from contraflow.streams.kafka import OutputReader, ensure_topics, start_producer
+from contraflow.streams.runtime.kafka import OutputReader, ensure_topics, start_producer
 from contraflow.streams.settings import Settings
-from contraflow.streams.worker_process import WorkerProcess
+from contraflow.streams.tools.broker import TansuBroker
+from contraflow.streams.tools.demo import local_overrides
+from contraflow.streams.tools.worker_process import WorkerProcess
 from contraflow.topics.catalog import ALL_TOPICS, SCORES, TURNS
 
 

@@ -21,11 +21,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from contraflow.models.events import KnowledgeWrite
-from contraflow.streams.embeddings import shared_embedder
-from contraflow.streams.knowledge.lance import LanceStore
-from contraflow.streams.knowledge.pipeline import KnowledgePipeline, entry_of
-from contraflow.streams.knowledge.store import KnowledgeEntry
-from contraflow.streams.services import knowledge_settings, load_components, nli_batcher, turn_services
+from contraflow.streams.core.embeddings import shared_embedder
+from contraflow.streams.core.knowledge.lance import LanceStore
+from contraflow.streams.core.knowledge.pipeline import KnowledgePipeline, entry_of
+from contraflow.streams.core.knowledge.store import KnowledgeEntry
+from contraflow.streams.runtime.services import knowledge_settings, load_components, nli_batcher, turn_services
 from contraflow.streams.settings import Settings
 
 SUBJECTS = ["The API gateway", "Service X", "The billing job", "Library Y", "The mobile app", "Cluster Z", "Model M"]

@@ -14,9 +14,9 @@ import time
 
 from advice_pairs import advice_pairs
 
-from contraflow.streams.nli.export import export_onnx
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.scorer import load_scorer
 from contraflow.streams.settings import NLIBackend
+from contraflow.streams.training.export import export_onnx
 
 
 def pairs_per_second(scorer, pairs, repeats: int = 3) -> float:

@@ -15,8 +15,8 @@ import time
 
 from advice_pairs import advice_pairs
 
-from contraflow.streams.nli.batcher import MicroBatcher
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.batcher import MicroBatcher
+from contraflow.streams.core.nli.scorer import load_scorer
 from contraflow.streams.settings import Settings
 
 

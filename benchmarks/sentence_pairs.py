@@ -47,11 +47,11 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 from trust import DATA, SETS, read_jsonl, session_files
 
-from contraflow.streams.embeddings import shared_embedder
-from contraflow.streams.extract.advice import sentences_worth_comparing
-from contraflow.streams.extract.markdown import strip_markdown
-from contraflow.streams.extract.reasoning import strip_reasoning
-from contraflow.streams.services import load_components
+from contraflow.streams.core.embeddings import shared_embedder
+from contraflow.streams.core.extract.advice import sentences_worth_comparing
+from contraflow.streams.core.extract.markdown import strip_markdown
+from contraflow.streams.core.extract.reasoning import strip_reasoning
+from contraflow.streams.runtime.services import load_components
 from contraflow.streams.settings import Settings
 
 SPANS = DATA / "spans"
@@ -333,7 +333,7 @@ def augment(out: Path, held: list[str], seed: int, rounds: int, kinds: tuple[str
     `_perturbations`), against the sentence itself and against the nearest earlier sentence
     of its session, in a drawn order, `rounds` times (distinct pairs only). The teacher's
     labels on them teach the student what a changed dose, time or drug does to a verdict."""
-    from contraflow.streams.extract.drug_dictionary import drug_variants
+    from contraflow.streams.core.extract.drug_dictionary import drug_variants
 
     draw = random.Random(seed)
     turns = assistant_turns(held)

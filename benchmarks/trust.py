@@ -45,9 +45,9 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from contraflow.models.events import TurnEvent
 from contraflow.models.state import AdviceItem
-from contraflow.streams.services import load_components, turn_services, turn_settings
+from contraflow.streams.core.turns import TurnPipeline
+from contraflow.streams.runtime.services import load_components, turn_services, turn_settings
 from contraflow.streams.settings import Settings
-from contraflow.streams.turns import TurnPipeline
 
 DATA = Path(__file__).resolve().parent / "data"
 DECODE_DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "nli" / "dev" / "decode_pairs_dev.jsonl.gz"

@@ -16,7 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from contraflow.streams.errors import BadInput
 
 BUILTIN_MODEL = "builtin"
-BUILTIN_MODEL_DIR = Path(__file__).resolve().parent / "nli" / "assets" / "contraflow-nli-minilm-l6"
+BUILTIN_MODEL_DIR = Path(__file__).resolve().parent / "core" / "nli" / "assets" / "contraflow-nli-minilm-l6"
 
 
 class NLIBackend(StrEnum):

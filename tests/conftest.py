@@ -24,7 +24,7 @@ def build_tiny_model(folder: Path, id2label: dict[int, str]) -> Path:
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    from contraflow.streams.nli.commands import backbone_path
+    from contraflow.streams.training.commands import backbone_path
 
     torch.manual_seed(0)
     tokenizer = AutoTokenizer.from_pretrained(backbone_path())
@@ -50,7 +50,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_onnx(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny model exported to int8 ONNX by contraflow's own export code."""
-    from contraflow.streams.nli.export import export_onnx
+    from contraflow.streams.training.export import export_onnx
 
     out = tmp_path_factory.mktemp("tiny-nli-onnx")
     export_onnx(tiny_model, out)
@@ -61,7 +61,7 @@ def tiny_onnx(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
 def broker(tmp_path: Path) -> Iterator[object]:
     """A Tansu broker of the test's own (memory only; it starts in well under a second),
     so no test reads another's events."""
-    from contraflow.streams.broker import TansuBroker
+    from contraflow.streams.tools.broker import TansuBroker
 
     with TansuBroker(log=tmp_path / "tansu.log") as running:
         yield running

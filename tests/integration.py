@@ -9,10 +9,10 @@ from pathlib import Path
 
 import orjson
 
-from contraflow.streams.demo import local_overrides
-from contraflow.streams.kafka import OutputReader, ensure_topics, produce_lines
+from contraflow.streams.runtime.kafka import OutputReader, ensure_topics, produce_lines
 from contraflow.streams.settings import Settings
-from contraflow.streams.worker_process import WorkerProcess
+from contraflow.streams.tools.demo import local_overrides
+from contraflow.streams.tools.worker_process import WorkerProcess
 from contraflow.topics.catalog import ALL_TOPICS, OUTPUT_TOPICS, TURNS
 
 

@@ -1,9 +1,15 @@
 import pytest
 
-from contraflow.streams.extract.advice import advice_items, extract_advice, instruction_part, is_advice, split_sentences
-from contraflow.streams.extract.facts import user_facts
-from contraflow.streams.extract.reasoning import strip_reasoning
-from contraflow.streams.extract.targets import medicines, topic_of
+from contraflow.streams.core.extract.advice import (
+    advice_items,
+    extract_advice,
+    instruction_part,
+    is_advice,
+    split_sentences,
+)
+from contraflow.streams.core.extract.facts import user_facts
+from contraflow.streams.core.extract.reasoning import strip_reasoning
+from contraflow.streams.core.extract.targets import medicines, topic_of
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import orjson
 import pytest
 
 from contraflow.agents.turns import attach_turn_agent
-from contraflow.streams.app import create_app
+from contraflow.streams.core.turns import TurnPipeline, TurnSettings
+from contraflow.streams.runtime.app import create_app
 from contraflow.streams.settings import Settings
-from contraflow.streams.turns import TurnPipeline, TurnSettings
 from tests.test_turn_pipeline import CONTRA, ScriptedNLI
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.nli.batcher import MicroBatcher
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.batcher import MicroBatcher
+from contraflow.streams.core.nli.scorer import load_scorer
 
 
 def pairs_for(caller: int, n: int) -> list[tuple[str, str]]:

@@ -1,11 +1,11 @@
 """The chaos harness's durable outage: a paused broker answers nothing until it is resumed;
-it keeps its process, and so its data (streams/broker.py `pause`/`resume`)."""
+it keeps its process, and so its data (streams/tools/broker.py `pause`/`resume`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from contraflow.streams.broker import TansuBroker, kafka_metadata_ok
+from contraflow.streams.tools.broker import TansuBroker, kafka_metadata_ok
 
 
 def test_a_paused_broker_answers_nothing_until_resumed_and_still_stops(tmp_path: Path) -> None:

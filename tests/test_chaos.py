@@ -1,5 +1,5 @@
 """The short chaos run: a real worker process SIGKILLed three times under a steady stream of
-turns, restarted at once each time, and compared with a run without kills (streams/chaos.py).
+turns, restarted at once each time, and compared with a run without kills (streams/tools/chaos.py).
 Nothing may be lost, no session and no fleet rate window may end in another state, and a
 duplicate may only repeat an id with the same content."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from contraflow.streams.chaos import ChaosConfig, run, turn_stream
+from contraflow.streams.tools.chaos import ChaosConfig, run, turn_stream
 
 pytestmark = pytest.mark.integration
 

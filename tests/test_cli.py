@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from contraflow.streams import cli
-from contraflow.streams.broker import free_port
-from contraflow.streams.cli import build_parser
-from contraflow.streams.kafka import connection_options
+from contraflow.streams.runtime.kafka import connection_options
 from contraflow.streams.settings import Settings
+from contraflow.streams.tools import cli
+from contraflow.streams.tools.broker import free_port
+from contraflow.streams.tools.cli import build_parser
 
 SUBCOMMANDS = ["broker", "worker", "send", "tail", "demo", "schemas", "nli", "nli train", "nli eval", "nli export"]
 
 
 def contraflow(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "contraflow.streams.cli", *args],
+        [sys.executable, "-m", "contraflow.streams.tools.cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -109,7 +109,7 @@ def test_a_misspelled_topic_is_refused(command: list[str]) -> None:
 def test_sigterm_stops_the_broker_command_and_its_tansu_child() -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "contraflow.streams.cli", "broker", "--port", str(port)],
+        [sys.executable, "-m", "contraflow.streams.tools.cli", "broker", "--port", str(port)],
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,

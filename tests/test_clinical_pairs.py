@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import contraflow.streams.nli.train
-from contraflow.streams.cli import main
-from contraflow.streams.nli.clinical_pairs import ACTIVITIES, FAMILIES, clinical_pairs, common_drug_names
-from contraflow.streams.nli.data import NLIExample
-from contraflow.streams.nli.train import TrainConfig, train, training_examples
+import contraflow.streams.training.train
+from contraflow.streams.tools.cli import main
+from contraflow.streams.training.clinical_pairs import ACTIVITIES, FAMILIES, clinical_pairs, common_drug_names
+from contraflow.streams.training.data import NLIExample
+from contraflow.streams.training.train import TrainConfig, train, training_examples
 
 COUNT = 4000
 WORD = re.compile(r"[a-z]+")
@@ -131,7 +131,9 @@ def test_the_command_adds_the_pairs_after_the_files(
     train_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configs: list[TrainConfig] = []
-    monkeypatch.setattr(contraflow.streams.nli.train, "train", lambda config, stop_after=None: configs.append(config))
+    monkeypatch.setattr(
+        contraflow.streams.training.train, "train", lambda config, stop_after=None: configs.append(config)
+    )
     argv = ["nli", "train", str(train_file), "--out", str(tmp_path / "out"), "--backbone", "unused", "--seed", "5"]
     assert main([*argv, "--clinical-pairs", "40"]) == 0
     examples = training_examples(configs[0])

@@ -4,7 +4,7 @@ from pathlib import Path
 import orjson
 
 from contraflow.models.events import Claim, ConflictEvent, NLIProbabilities
-from contraflow.streams.codec import OrjsonCodec, dumps
+from contraflow.streams.runtime.codec import OrjsonCodec, dumps
 from contraflow.topics.catalog import ALL_TOPICS
 from contraflow.topics.schema import check_schemas, schemas
 

@@ -1,7 +1,7 @@
 import pytest
 
 from contraflow.models.events import ConflictStatus
-from contraflow.streams.metrics.conflict import conflict_status, is_sampled_pair, k_conflict
+from contraflow.streams.core.metrics.conflict import conflict_status, is_sampled_pair, k_conflict
 
 
 def test_k_conflict_is_contradictions_over_evaluated_pairs() -> None:

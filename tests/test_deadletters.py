@@ -4,7 +4,7 @@ import orjson
 import pytest
 
 from contraflow.models.events import TurnEvent
-from contraflow.streams.deadletters import InputError, check_text_size, dead_letter, decode_event
+from contraflow.streams.core.deadletters import InputError, check_text_size, dead_letter, decode_event
 
 GOOD = {
     "event_id": "e1",

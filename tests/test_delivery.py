@@ -1,4 +1,4 @@
-"""Acknowledged delivery (streams/delivery.py): failures are retried, and a send that is never
+"""Acknowledged delivery (streams/runtime/delivery.py): failures are retried, and a send that is never
 acknowledged ends in DeliveryFailed rather than being forgotten; state writes are acknowledged
 before any commit."""
 
@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from contraflow.streams.app import create_app
-from contraflow.streams.delivery import DeliveryFailed, deliver
-from contraflow.streams.kafka import ensure_topics
+from contraflow.streams.runtime.app import create_app
+from contraflow.streams.runtime.delivery import DeliveryFailed, deliver
+from contraflow.streams.runtime.kafka import ensure_topics
 from contraflow.streams.settings import Settings
 
 
@@ -42,7 +42,7 @@ async def test_the_flush_before_a_commit_waits_until_every_state_write_is_acknow
     """faust writes table changelogs (session state, rate windows) through a buffer, and
     flushes it before every offset commit; its own flush returned once 0.1 s passed without a
     message leaving the buffer, so a state write stalled behind a slow send was committed
-    past, and lost with a crash (streams/consumer.py `AcknowledgingProducer`)."""
+    past, and lost with a crash (streams/runtime/consumer.py `AcknowledgingProducer`)."""
     settings = Settings(broker_url=broker.url, web_enabled=False, data_dir=tmp_path, topic_partitions=1)
     app = create_app(settings)
     changelog = app.topic("state-changelog", key_serializer="raw", value_serializer="raw")

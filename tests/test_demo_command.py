@@ -14,7 +14,11 @@ pytestmark = [pytest.mark.model, pytest.mark.integration]
 def test_the_demo_runs_to_the_end_and_explains_its_counts(tmp_path: Path) -> None:
     env = {**os.environ, "CONTRAFLOW_DATA_DIR": str(tmp_path)}
     result = subprocess.run(
-        [sys.executable, "-m", "contraflow.streams.cli", "demo"], capture_output=True, text=True, timeout=300, env=env
+        [sys.executable, "-m", "contraflow.streams.tools.cli", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )
     assert result.returncode == 0, result.stderr
     summary = result.stdout.strip().splitlines()[-1]

@@ -7,9 +7,9 @@ from importlib.resources import files
 
 import pytest
 
-from contraflow.streams.replay import read_turns
-from contraflow.streams.services import local_turn_pipeline
+from contraflow.streams.runtime.services import local_turn_pipeline
 from contraflow.streams.settings import Settings
+from contraflow.streams.tools.replay import read_turns
 
 pytestmark = pytest.mark.model
 

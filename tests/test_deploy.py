@@ -13,7 +13,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from contraflow.streams.observability.metrics import WorkerMetrics
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

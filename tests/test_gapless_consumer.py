@@ -1,4 +1,4 @@
-"""The gapless input consumer (streams/consumer.py): records faust fetched but did not
+"""The gapless input consumer (streams/runtime/consumer.py): records faust fetched but did not
 deliver (a partition not active yet, during recovery), or whose hand-over a rebalance
 abandoned, come back, though no later record reveals the gap; and no commit goes past a
 record no agent acknowledged. Here faust's fetch step hands the consumer a batch; its own
@@ -15,8 +15,8 @@ from aiokafka.structs import ConsumerRecord
 from faust.transport import consumer as faust_consumer
 from faust.types import TP, Message
 
-from contraflow.streams.app import create_app
-from contraflow.streams.consumer import GaplessConsumer
+from contraflow.streams.runtime.app import create_app
+from contraflow.streams.runtime.consumer import GaplessConsumer
 from contraflow.streams.settings import Settings
 
 TURNS = TP("contraflow.turns", 1)

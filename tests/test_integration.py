@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from contraflow.models.events import TurnEvent
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.scorer import load_scorer
+from contraflow.streams.core.turns import TurnPipeline, TurnSettings
 from contraflow.streams.settings import NLIBackend, Settings
-from contraflow.streams.turns import TurnPipeline, TurnSettings
 from tests.integration import collect, send, start_worker, turn_line, worker_overrides
 
 pytestmark = pytest.mark.integration
@@ -137,8 +137,8 @@ def test_restart_keeps_session_state(broker, tiny_model: Path, tmp_path: Path) -
 def test_replay_and_worker_give_identical_session_metrics(broker, tiny_model: Path, tmp_path: Path) -> None:
     from importlib.resources import files
 
-    from contraflow.streams.replay import read_turns, replay_turns
-    from contraflow.streams.services import load_components, turn_services, turn_settings
+    from contraflow.streams.runtime.services import load_components, turn_services, turn_settings
+    from contraflow.streams.tools.replay import read_turns, replay_turns
 
     sample = Path(str(files("contraflow.streams.samples").joinpath("study_c_sample.json")))
     turns = read_turns(sample).turns

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from contraflow.streams.knowledge.lance import LanceStore
+from contraflow.streams.core.knowledge.lance import LanceStore
 from contraflow.streams.settings import Settings
 from tests.integration import collect, send_to, start_worker, worker_overrides
 

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from contraflow.models.events import KnowledgeWrite
-from contraflow.streams.embeddings import shared_embedder
-from contraflow.streams.knowledge.lance import LanceStore
-from contraflow.streams.knowledge.memory import MemoryValue, slot_key, slot_of
-from contraflow.streams.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
-from contraflow.streams.knowledge.report import format_report
-from contraflow.streams.knowledge.search import knowledge_conflicts
+from contraflow.streams.core.embeddings import shared_embedder
+from contraflow.streams.core.knowledge.lance import LanceStore
+from contraflow.streams.core.knowledge.memory import MemoryValue, slot_key, slot_of
+from contraflow.streams.core.knowledge.pipeline import KnowledgePipeline, KnowledgeSettings
+from contraflow.streams.core.knowledge.report import format_report
+from contraflow.streams.core.knowledge.search import knowledge_conflicts
 
 CONTRA, NEUTRAL = [0.02, 0.08, 0.9], [0.1, 0.8, 0.1]
 
@@ -159,7 +159,7 @@ def test_conflicts_command_prints_a_report(tmp_path: Path, tiny_onnx: Path) -> N
     command = [
         sys.executable,
         "-m",
-        "contraflow.streams.cli",
+        "contraflow.streams.tools.cli",
         "conflicts",
         "X performance",
         "--model",

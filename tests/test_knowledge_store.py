@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from contraflow.streams.knowledge.keyword_index import KeywordIndex, analyze
-from contraflow.streams.knowledge.lance import LanceStore, build_where, sql_literal
-from contraflow.streams.knowledge.store import (
+from contraflow.streams.core.knowledge.keyword_index import KeywordIndex, analyze
+from contraflow.streams.core.knowledge.lance import LanceStore, build_where, sql_literal
+from contraflow.streams.core.knowledge.store import (
     ConflictReportRecord,
     KnowledgeEntry,
     KnowledgeStore,
@@ -99,7 +99,7 @@ def embed() -> Embed:
     """MiniLM vectors of texts, computed once per text (one torch thread: the machine is shared)."""
     import torch
 
-    from contraflow.streams.embeddings import shared_embedder
+    from contraflow.streams.core.embeddings import shared_embedder
 
     torch.set_num_threads(1)
     cache: dict[str, list[float]] = {}

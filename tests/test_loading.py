@@ -49,9 +49,9 @@ def test_a_failed_build_stops_the_process_with_its_traceback() -> None:
 
 LOAD_THE_MODELS_AND_STORE = """
 import sys, tempfile
-import contraflow.agents.worker, contraflow.streams.cli, contraflow.streams.demo, contraflow.streams.model_host
-import contraflow.streams.replay, contraflow.streams.knowledge.store_process
-from contraflow.streams.services import load_components, open_store
+import contraflow.agents.worker, contraflow.streams.tools.cli, contraflow.streams.tools.demo
+import contraflow.streams.runtime.model_host, contraflow.streams.tools.replay, contraflow.streams.runtime.store_process
+from contraflow.streams.runtime.services import load_components, open_store
 from contraflow.streams.settings import Settings
 
 settings = Settings(data_dir=tempfile.mkdtemp())
@@ -92,7 +92,7 @@ def test_the_install_is_one_namespace(tmp_path: Path) -> None:
     generic (a `models` or `streams` package) is importable from the install."""
     script = (
         "import importlib.util\n"
-        "import contraflow.models, contraflow.streams.cli, contraflow.agents.worker, contraflow.topics\n"
+        "import contraflow.models, contraflow.streams.tools.cli, contraflow.agents.worker, contraflow.topics\n"
         "print([name for name in ('streams', 'agents', 'models', 'topics') if importlib.util.find_spec(name)])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)

@@ -1,6 +1,6 @@
-"""Markdown formatting is not words (streams/extract/markdown.py)."""
+"""Markdown formatting is not words (streams/core/extract/markdown.py)."""
 
-from contraflow.streams.extract.markdown import strip_markdown
+from contraflow.streams.core.extract.markdown import strip_markdown
 
 
 def test_emphasis_code_and_headings_are_removed_and_list_items_kept() -> None:

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from contraflow.models.events import Resolution
-from contraflow.streams.knowledge.memory import (
+from contraflow.streams.core.knowledge.memory import (
     TRUST_DB_RATIONALE,
     MemoryDecision,
     MemoryPolicy,

@@ -1,4 +1,4 @@
-"""A worker's models run in a process of their own (streams/model_host.py): the worker itself
+"""A worker's models run in a process of their own (streams/runtime/model_host.py): the worker itself
 imports no model library, gets the same answers as from models loaded in-process, stops when
 its model process dies, and never leaves that process behind, even when it is SIGKILLed."""
 
@@ -12,15 +12,15 @@ import time
 
 import pytest
 
-from contraflow.streams.child_process import EXIT_CHILD_LOST
+from contraflow.streams.runtime.child_process import EXIT_CHILD_LOST
 
 pytestmark = pytest.mark.model
 
 ASK_THEN_LOSE_THE_MODEL_PROCESS = """
 import asyncio, os, signal, sys
 import numpy as np
-from contraflow.streams.model_host import ModelHost
-from contraflow.streams.services import load_components, load_models
+from contraflow.streams.runtime.model_host import ModelHost
+from contraflow.streams.runtime.services import load_components, load_models
 from contraflow.streams.settings import Settings
 
 if __name__ == "__main__":
@@ -63,7 +63,7 @@ def test_the_worker_asks_its_model_process_and_stops_when_that_process_dies() ->
 
 KILLED_WITH_ITS_MODELS_LOADED = """
 import os, signal
-from contraflow.streams.model_host import ModelHost
+from contraflow.streams.runtime.model_host import ModelHost
 from contraflow.streams.settings import Settings
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from contraflow.streams.nli.calibrate import calibrate
-from contraflow.streams.nli.data import (
+from contraflow.streams.training.calibrate import calibrate
+from contraflow.streams.training.data import (
     NLI_LABELS,
     NLIExample,
     content_words,
@@ -17,8 +17,8 @@ from contraflow.streams.nli.data import (
     swapped,
     unrelated_negatives,
 )
-from contraflow.streams.nli.evaluate import report
-from contraflow.streams.nli.train import TrainConfig, bucketed_batches, distillation_loss, train, training_examples
+from contraflow.streams.training.evaluate import report
+from contraflow.streams.training.train import TrainConfig, bucketed_batches, distillation_loss, train, training_examples
 
 ROWS = [
     ("A dog runs in the park.", "An animal is outside.", "entailment"),
@@ -263,9 +263,9 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     training and the transformers scorer feed it only what its forward accepts."""
     from transformers import AutoTokenizer, MPNetConfig, MPNetForSequenceClassification
 
-    from contraflow.streams.nli.commands import backbone_path
-    from contraflow.streams.nli.export import export_onnx
-    from contraflow.streams.nli.scorer import OnnxScorer, TransformersScorer
+    from contraflow.streams.core.nli.scorer import OnnxScorer, TransformersScorer
+    from contraflow.streams.training.commands import backbone_path
+    from contraflow.streams.training.export import export_onnx
     from tests.conftest import TINY_ENCODER
 
     backbone = tmp_path / "tiny-mpnet"
@@ -288,8 +288,8 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     """`nli label` writes a teacher's probabilities onto every pair (read back by training),
     and a student trained with --distil-weight 1 ends closer to that teacher than one
     trained on the labels alone."""
-    from contraflow.streams.cli import main
-    from contraflow.streams.nli.scorer import TransformersScorer
+    from contraflow.streams.core.nli.scorer import TransformersScorer
+    from contraflow.streams.tools.cli import main
 
     teacher = _trained(tiny_model, train_file, tmp_path / "teacher", epochs=3, batch_size=4, learning_rate=5e-4, seed=3)
     labelled = tmp_path / "labelled.jsonl"
@@ -325,8 +325,8 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
 
 
 def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, train_file: Path, capsys) -> None:
-    from contraflow.streams.nli.evaluate import PROGRESS_CHUNK, evaluate_file
-    from contraflow.streams.nli.scorer import load_scorer
+    from contraflow.streams.core.nli.scorer import load_scorer
+    from contraflow.streams.training.evaluate import PROGRESS_CHUNK, evaluate_file
 
     result, gold, probabilities = evaluate_file(load_scorer(str(tiny_onnx)), train_file, progress=True)
     assert result.pairs == len(gold) == len(probabilities) == len(ROWS) * 6 < PROGRESS_CHUNK

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from contraflow.models.events import DriftAlert, RateSample
 from contraflow.models.state import RateWindowState
-from contraflow.streams.metrics.rate_ledger import MARKER, RateLedger, window_key
-from contraflow.streams.metrics.rates import RateMonitor, RateSettings
+from contraflow.streams.core.metrics.rate_ledger import MARKER, RateLedger, window_key
+from contraflow.streams.core.metrics.rates import RateMonitor, RateSettings
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

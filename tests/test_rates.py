@@ -3,7 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 from contraflow.models.events import ConflictStatus, NLIProbabilities, RateSample, ScoreEvent
-from contraflow.streams.metrics.rates import RateMonitor, RateSettings, rate_samples, window_start
+from contraflow.streams.core.metrics.rates import RateMonitor, RateSettings, rate_samples, window_start
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

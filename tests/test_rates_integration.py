@@ -16,9 +16,9 @@ import orjson
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from contraflow.streams.nli.scorer import load_scorer
+from contraflow.streams.core.nli.scorer import load_scorer
+from contraflow.streams.core.verdict import claim_of, slot_decision
 from contraflow.streams.settings import BUILTIN_MODEL_DIR, Settings
-from contraflow.streams.verdict import claim_of, slot_decision
 from contraflow.topics.catalog import SCORES
 from tests.integration import collect, send, send_to, start_worker, worker_overrides
 

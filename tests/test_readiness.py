@@ -8,7 +8,7 @@ from pathlib import Path
 from contraflow.agents.broker_watch import BrokerStatus
 from contraflow.agents.endpoints import not_ready_because
 from contraflow.agents.loading import Loading
-from contraflow.streams.app import create_app
+from contraflow.streams.runtime.app import create_app
 from contraflow.streams.settings import Settings
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from contraflow.streams.metrics.recall import (
+from contraflow.streams.core.metrics.recall import (
     _NEGATION_TERMS,
     NEGATION_WINDOW_TOKENS,
     EntityScores,

@@ -1,4 +1,4 @@
-"""Instruction slots (streams/extract/regimen.py) and the regimen verdict rule: same-target
+"""Instruction slots (streams/core/extract/regimen.py) and the regimen verdict rule: same-target
 instructions that disagree on a slot contradict; paraphrases, different targets, context
 clauses, conditionals and planned changes do not."""
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from contraflow.models.state import AdviceClaim, AdviceItem
-from contraflow.streams.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
-from contraflow.streams.extract.targets import targets_of
-from contraflow.streams.verdict import VerdictRule, judge, plan_pairs, slot_decision
+from contraflow.streams.core.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
+from contraflow.streams.core.extract.targets import targets_of
+from contraflow.streams.core.verdict import VerdictRule, judge, plan_pairs, slot_decision
 
 
 def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:

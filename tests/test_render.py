@@ -1,6 +1,6 @@
 """The one-line console form of output events (`contraflow tail`, `contraflow demo`)."""
 
-from contraflow.streams.render import render
+from contraflow.streams.tools.render import render
 from contraflow.topics.catalog import ALERTS, CONFLICTS
 
 

@@ -1,4 +1,4 @@
-from contraflow.streams.extract.repetition import clean_repetition, repetition_ratio
+from contraflow.streams.core.extract.repetition import clean_repetition, repetition_ratio
 
 
 def test_plain_text_has_no_repetition_and_is_kept() -> None:

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from contraflow.streams.replay import read_turns, run_replay
-from contraflow.streams.turns import TurnPipeline, TurnSettings
+from contraflow.streams.core.turns import TurnPipeline, TurnSettings
+from contraflow.streams.tools.replay import read_turns, run_replay
 from tests.test_turn_pipeline import CONTRA, ScriptedNLI
 
 GOOD = {

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
+from contraflow.streams.core.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
 from contraflow.streams.settings import NLIBackend, Settings
 from tests.conftest import build_tiny_model
 
@@ -75,5 +75,5 @@ def test_a_file_that_is_not_a_model_is_one_clear_error(tmp_path: Path, tiny_onnx
 
 
 def test_builtin_setting_points_into_the_package() -> None:
-    assert Settings(nli_model="builtin").nli_model_path.endswith("streams/nli/assets/contraflow-nli-minilm-l6")
+    assert Settings(nli_model="builtin").nli_model_path.endswith("streams/core/nli/assets/contraflow-nli-minilm-l6")
     assert Settings(nli_model="/x/y").nli_model_path == "/x/y"

@@ -3,7 +3,7 @@ settings, small, and gets clear clinical contradictions right."""
 
 import pytest
 
-from contraflow.streams.nli.scorer import OnnxScorer, load_scorer
+from contraflow.streams.core.nli.scorer import OnnxScorer, load_scorer
 from contraflow.streams.settings import BUILTIN_MODEL_DIR, Settings
 
 pytestmark = pytest.mark.model
@@ -43,10 +43,10 @@ async def test_seed_001_scenario_with_the_shipped_model(tmp_path) -> None:
     from datetime import UTC, datetime
 
     from contraflow.models.events import KnowledgeWrite
-    from contraflow.streams.embeddings import shared_embedder
-    from contraflow.streams.knowledge.lance import LanceStore
-    from contraflow.streams.knowledge.pipeline import KnowledgePipeline
-    from contraflow.streams.services import knowledge_settings
+    from contraflow.streams.core.embeddings import shared_embedder
+    from contraflow.streams.core.knowledge.lance import LanceStore
+    from contraflow.streams.core.knowledge.pipeline import KnowledgePipeline
+    from contraflow.streams.runtime.services import knowledge_settings
 
     settings = Settings(data_dir=tmp_path)
     scorer = load_scorer(settings.nli_model_path)

