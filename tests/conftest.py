@@ -1,44 +1,20 @@
-"""Shared fixtures: a tiny randomly initialised NLI model built at test time (its
-verdicts are arbitrary, so only plumbing is asserted with it), one Tansu broker per
-test session, and worker processes against it."""
+"""Fixtures every folder of tests can ask for: the tiny NLI model (tests/fixtures.py builds
+it) and its ONNX export, a Tansu broker per test. Each test is marked by its folder
+(unit, agents, integration, deploy): `pytest -m "not integration"` is the fast lane."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures import LABELS, build_tiny_model
+from tests.store_contract import cached_embed
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-LABELS = ("entailment", "neutral", "contradiction")
-
-
-TINY_ENCODER = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64}
-
-
-def build_tiny_model(folder: Path, id2label: dict[int, str]) -> Path:
-    """A 2-layer, 32-wide BERT sequence classifier with the MiniLM tokenizer."""
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    from contraflow.streams.training.commands import backbone_path
-
-    torch.manual_seed(0)
-    tokenizer = AutoTokenizer.from_pretrained(backbone_path())
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        **TINY_ENCODER,
-        max_position_embeddings=512,
-        num_labels=3,
-        id2label=id2label,
-        label2id={v: k for k, v in id2label.items()},
-    )
-    BertForSequenceClassification(config).eval().save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +41,20 @@ def broker(tmp_path: Path) -> Iterator[object]:
 
     with TansuBroker(log=tmp_path / "tansu.log") as running:
         yield running
+
+
+FOLDER_MARKERS = ("unit", "agents", "integration", "deploy")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test with the folder it lives in."""
+    for item in items:
+        folder = Path(str(item.fspath)).parent.name
+        if folder in FOLDER_MARKERS:
+            item.add_marker(getattr(pytest.mark, folder))
+
+
+@pytest.fixture(scope="session")
+def embed() -> Callable[[str], list[float]]:
+    """MiniLM vectors of the store tests' texts (tests/store_contract.py), each computed once."""
+    return cached_embed()

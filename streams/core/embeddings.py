@@ -43,7 +43,7 @@ class SentenceEmbedder:
     for it (the base install has neither): importing those took 20-100 s on a two-core
     machine, all of it start-up time after a crash, while six layers of a 384-wide encoder
     on a few sentences take milliseconds in numpy.
-    tests/test_drift_metrics.py holds the result with the shipped int8 weights to
+    tests/unit/test_drift_metrics.py holds the result with the shipped int8 weights to
     sentence-transformers' on the float32 model (cosine of an embedding with its reference
     at least 0.999, of two texts within 0.012 of the reference's).
     """

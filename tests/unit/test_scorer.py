@@ -8,7 +8,7 @@ import pytest
 
 from contraflow.streams.core.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
 from contraflow.streams.settings import NLIBackend, Settings
-from tests.conftest import build_tiny_model
+from tests.fixtures import build_tiny_model
 
 PAIRS = [
     ("A man plays a guitar on stage.", "A man performs music."),

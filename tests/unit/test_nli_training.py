@@ -266,7 +266,7 @@ def test_a_backbone_without_token_types_trains_and_scores(train_file: Path, tmp_
     from contraflow.streams.core.nli.scorer import OnnxScorer, TransformersScorer
     from contraflow.streams.training.commands import backbone_path
     from contraflow.streams.training.export import export_onnx
-    from tests.conftest import TINY_ENCODER
+    from tests.fixtures import TINY_ENCODER
 
     backbone = tmp_path / "tiny-mpnet"
     tokenizer = AutoTokenizer.from_pretrained(backbone_path(), model_input_names=["input_ids", "attention_mask"])

@@ -10,11 +10,8 @@ import itertools
 from pathlib import Path
 
 import orjson
-import pytest
 
 from contraflow.streams.tools.chaos import ChaosConfig, run, turn_stream
-
-pytestmark = pytest.mark.integration
 
 
 def test_three_kills_lose_nothing(tiny_onnx: Path, tmp_path: Path) -> None:

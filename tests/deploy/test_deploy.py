@@ -16,7 +16,7 @@ import yaml
 from contraflow.streams.runtime.observability.metrics import WorkerMetrics
 from contraflow.streams.settings import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 OPERATIONS = (ROOT / "docs" / "operations.md").read_text()
 K8S_VERSION = "1.30.0"

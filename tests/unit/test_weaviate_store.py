@@ -32,9 +32,9 @@ from contraflow.streams.core.knowledge.weaviate import (
     report_collection_config,
     report_to_properties,
 )
-from tests.test_knowledge_store import CREATED, StoreContract, embed  # noqa: F401  (embed is a fixture)
+from tests.store_contract import CREATED, StoreContract
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WEAVIATE_URL = os.environ.get("WEAVIATE_URL")
 
 

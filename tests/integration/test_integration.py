@@ -9,15 +9,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
-
 from contraflow.models.events import TurnEvent
 from contraflow.streams.core.nli.scorer import load_scorer
 from contraflow.streams.core.turns import TurnPipeline, TurnSettings
 from contraflow.streams.settings import NLIBackend, Settings
-from tests.integration import collect, send, start_worker, turn_line, worker_overrides
-
-pytestmark = pytest.mark.integration
+from tests.integration.workers import collect, send, start_worker, turn_line, worker_overrides
 
 ADVICE = [
     "Take ibuprofen 400 mg with food.",

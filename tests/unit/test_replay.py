@@ -7,7 +7,7 @@ import pytest
 
 from contraflow.streams.core.turns import TurnPipeline, TurnSettings
 from contraflow.streams.tools.replay import read_turns, run_replay
-from tests.test_turn_pipeline import CONTRA, ScriptedNLI
+from tests.fixtures import CONTRA, ScriptedNLI
 
 GOOD = {
     "id": "case-good",

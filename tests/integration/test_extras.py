@@ -16,7 +16,7 @@ from packaging.requirements import Requirement
 
 from contraflow.streams.tools.cli import EXIT_USER_ERROR
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ROOT / "streams" / "core" / "nli" / "assets" / "contraflow-nli-minilm-l6"
 WITHOUT_TRAINING_EXTRA = (
     "import sys\n"

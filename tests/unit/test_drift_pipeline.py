@@ -10,7 +10,7 @@ from contraflow.models.events import Case, Role, TurnEvent
 from contraflow.streams.core.embeddings import SentenceEmbedder
 from contraflow.streams.core.extract.entities import load_entity_extractor
 from contraflow.streams.core.turns import TurnPipeline, TurnServices, TurnSettings
-from tests.test_turn_pipeline import ScriptedNLI, run
+from tests.fixtures import ScriptedNLI, run
 
 CASE = Case(
     critical_entities=["asthma", "salbutamol", "penicillin allergy", "insomnia"],

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.model, pytest.mark.integration]
+pytestmark = pytest.mark.model
 
 
 def test_the_demo_runs_to_the_end_and_explains_its_counts(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from contraflow.agents.turns import attach_turn_agent
 from contraflow.streams.core.turns import TurnPipeline, TurnSettings
 from contraflow.streams.runtime.app import create_app
 from contraflow.streams.settings import Settings
-from tests.test_turn_pipeline import CONTRA, ScriptedNLI
+from tests.fixtures import CONTRA, ScriptedNLI
 
 
 def record(index: int, text: str, role: str = "assistant", **extra) -> bytes:

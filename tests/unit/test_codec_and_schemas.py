@@ -8,7 +8,7 @@ from contraflow.streams.runtime.codec import OrjsonCodec, dumps
 from contraflow.topics.catalog import ALL_TOPICS
 from contraflow.topics.schema import check_schemas, schemas
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "topics"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "topics"
 
 
 def test_codec_round_trips_an_event_as_json() -> None:

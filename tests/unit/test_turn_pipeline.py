@@ -3,63 +3,13 @@ its verdicts are given, and the pipeline's counting, sampling and events are che
 claim pipeline (verdict=regimen) is under test unless a test names another rule; those of
 verdict=sentences are at the end."""
 
-from collections.abc import Sequence
-from datetime import UTC, datetime
-
 import numpy as np
 import pytest
 
-from contraflow.models.events import Role, TurnEvent
-from contraflow.models.state import SessionState
+from contraflow.models.events import Role
 from contraflow.streams.core.extract.advice import extract_advice
 from contraflow.streams.core.turns import TurnPipeline, TurnServices, TurnSettings
-
-ENTAIL = [0.9, 0.08, 0.02]
-CONTRA = [0.02, 0.08, 0.9]
-NEAR_CONTRA = [0.30, 0.36, 0.34]  # contradiction is high but not the argmax
-
-
-class ScriptedNLI:
-    """Returns a row per hypothesis keyword; records what it was asked."""
-
-    def __init__(self, rows: dict[str, list[float]], premise_word: str = "") -> None:
-        self.rows = rows
-        self.premise_word = premise_word
-        self.calls: list[tuple[str, str]] = []
-
-    async def __call__(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        self.calls.extend(pairs)
-        out = []
-        for premise, hypothesis in pairs:
-            rows = self.rows if self.premise_word in premise else {}
-            # the hypothesis decides; failing that the premise, so both directions of a pair agree
-            match = next((r for word, r in rows.items() if word in hypothesis), None)
-            out.append(match or next((r for word, r in rows.items() if word in premise), ENTAIL))
-        return np.array(out, dtype=np.float32)
-
-
-def turn(
-    index: int, text: str, role: Role = Role.assistant, session: str = "s1", event_id: str | None = None
-) -> TurnEvent:
-    return TurnEvent(
-        event_id=event_id or f"{session}-{index}",
-        session_id=session,
-        turn_index=index,
-        role=role,
-        text=text,
-        ts=datetime(2026, 11, 22, 9, index, tzinfo=UTC),
-        model="m",
-        tenant="t",
-    )
-
-
-async def run(pipeline: TurnPipeline, turns: list[TurnEvent], state: SessionState | None = None):
-    outcomes = []
-    for t in turns:
-        outcome = await pipeline.process(state, t)
-        state = outcome.state
-        outcomes.append(outcome)
-    return state, outcomes
+from tests.fixtures import CONTRA, NEAR_CONTRA, ScriptedNLI, run, turn
 
 
 async def test_every_assistant_turn_gets_a_score_and_user_turns_none() -> None:

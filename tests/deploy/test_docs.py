@@ -4,7 +4,7 @@ from pathlib import Path
 
 from contraflow.streams.settings import Settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 

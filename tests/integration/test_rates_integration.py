@@ -13,16 +13,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from contraflow.streams.core.nli.scorer import load_scorer
 from contraflow.streams.core.verdict import claim_of, slot_decision
 from contraflow.streams.settings import BUILTIN_MODEL_DIR, Settings
 from contraflow.topics.catalog import SCORES
-from tests.integration import collect, send, send_to, start_worker, worker_overrides
-
-pytestmark = pytest.mark.integration
+from tests.integration.workers import collect, send, send_to, start_worker, worker_overrides
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CANDIDATES = [

@@ -7,13 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
-import pytest
 
 from contraflow.streams.core.knowledge.lance import LanceStore
 from contraflow.streams.settings import Settings
-from tests.integration import collect, send_to, start_worker, worker_overrides
-
-pytestmark = pytest.mark.integration
+from tests.integration.workers import collect, send_to, start_worker, worker_overrides
 
 WRITES = "contraflow.knowledge.writes"
 

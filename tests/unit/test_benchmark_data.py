@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 MARKED = sorted((DATA / "spans").glob("*.jsonl"))
 
 
