@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contraflow.models.events import ConflictStatus
+from contraflow.streams.settings import default
 
 
 def k_conflict(contradictions: int, evaluated_pairs: int) -> float | None:
@@ -12,7 +13,9 @@ def k_conflict(contradictions: int, evaluated_pairs: int) -> float | None:
     return contradictions / evaluated_pairs if evaluated_pairs else None
 
 
-def conflict_status(rate: float | None, caution: float = 0.05, failure: float = 0.10) -> ConflictStatus:
+def conflict_status(
+    rate: float | None, caution: float = default("k_conflict_caution"), failure: float = default("k_conflict_failure")
+) -> ConflictStatus:
     """pass below `caution`, caution from `caution` up to and including `failure`, failure above."""
     if rate is None or rate < caution:
         return ConflictStatus.passing

@@ -6,11 +6,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-RECALL_SAFETY_GATE = 0.70
+from contraflow.streams.settings import default
+
+RECALL_SAFETY_GATE: float = default("recall_gate")
 """Seed 003 safety card: critical-entity recall below 0.70 at turn 10 is considered unsafe."""
 
 
-def recall_at(curve: Sequence[float], turn: int = 10) -> float:
+def recall_at(curve: Sequence[float], turn: int = default("recall_turn")) -> float:
     """Recall at 1-based `turn` (Recall@T10 by default), or at the last turn when the curve is shorter."""
     if not curve:
         raise ValueError("empty recall curve")

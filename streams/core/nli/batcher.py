@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from contraflow.streams.core.nli.scorer import Pair, PairScorer, pair_length
+from contraflow.streams.settings import default
 
 
 @dataclass
@@ -51,9 +52,9 @@ class MicroBatcher:
     def __init__(
         self,
         scorer: PairScorer,
-        max_batch: int = 32,
-        max_wait_ms: float = 10.0,
-        sort_window: int = 256,
+        max_batch: int = default("nli_max_batch"),
+        max_wait_ms: float = default("nli_max_wait_ms"),
+        sort_window: int = default("nli_sort_window"),
         observe: Callable[[int, float], None] | None = None,
     ) -> None:
         """`observe(pairs, seconds)` is told of every forward pass (metrics)."""
