@@ -24,9 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from contraflow.models.events import (
-    Claim,
     ConflictEvent,
-    ConflictStatus,
     DriftAlert,
     EntityMetrics,
     Role,
@@ -62,9 +60,9 @@ from contraflow.streams.core.extract.repetition import clean_repetition
 from contraflow.streams.core.extract.targets import medicines, targets_of, topic_of
 from contraflow.streams.core.metrics.alignment import alignment_score, alignment_texts
 from contraflow.streams.core.metrics.conflict import conflict_status, is_sampled_pair
-from contraflow.streams.core.metrics.drift import drift_slope, recall_at
 from contraflow.streams.core.metrics.ncp import ncp
 from contraflow.streams.core.metrics.recall import entity_scores
+from contraflow.streams.core.turn_events import conflict_event, drift, status_alert
 from contraflow.streams.core.verdict import (
     Similarity,
     TurnVerdict,
@@ -409,7 +407,7 @@ class TurnPipeline:
             if fact is None and key in in_window:
                 state.global_contradictions += 1
             scope = "adjacent" if key == adjacent_key else "global"
-            outcome.conflicts.append(self._conflict(state, verdict, current, turn, scope, fact))
+            outcome.conflicts.append(conflict_event(state, verdict, current, turn, scope, fact))
 
         state.previous_advice = current
         if self._comparable(current):
@@ -418,9 +416,11 @@ class TurnPipeline:
         critical, extended = await self._entity_metrics(state, turn, visible)
         status = conflict_status(state.k_conflict, self.settings.caution, self.settings.failure)
         if status != state.status:
-            outcome.alerts.append(self._status_alert(state, turn, state.status, status))
+            outcome.alerts.append(
+                status_alert(state, turn, state.status, status, self.settings.caution, self.settings.failure)
+            )
             state.status = status
-        recall_t10, slope = self._drift(state, turn, outcome)
+        recall_t10, slope = drift(state, turn, self.settings, outcome.alerts)
         outcome.scores.append(
             ScoreEvent(
                 score_id=stable_id("score", state.session_id, turn.event_id, turn.turn_index),
@@ -471,117 +471,8 @@ class TurnPipeline:
             results.append(EntityMetrics(**scores.model_dump(), gold=len(gold)))
         return tuple(results)
 
-    def _drift(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> tuple[float | None, float | None]:
-        """Recall@T10 with its safety gate, and the drift slope; alerts on crossings."""
-        curve = state.curves.get("recall_critical", [])
-        if not curve:
-            return None, None
-        recall_t10 = recall_at(curve, self.settings.recall_turn) if len(curve) >= self.settings.recall_turn else None
-        if (
-            len(curve) == self.settings.recall_turn
-            and recall_t10 is not None
-            and recall_t10 < self.settings.recall_gate
-        ):
-            state.recall_gate_failed = True
-            outcome.alerts.append(
-                self._alert(
-                    state,
-                    turn,
-                    "recall_gate",
-                    "entity_recall_at_t10",
-                    recall_t10,
-                    self.settings.recall_gate,
-                    "pass",
-                    "failure",
-                )
-            )
-        slope = drift_slope(curve) if len(curve) >= 2 else None
-        if slope is not None and len(curve) >= self.settings.slope_min_turns:
-            drifting = slope < self.settings.slope_threshold
-            if drifting != state.slope_drifting:
-                before, after = ("ok", "drifting") if drifting else ("drifting", "ok")
-                outcome.alerts.append(
-                    self._alert(
-                        state, turn, "drift_slope", "drift_slope", slope, self.settings.slope_threshold, before, after
-                    )
-                )
-                state.slope_drifting = drifting
-        return recall_t10, slope
-
     async def _alignment(self, state: SessionState) -> float | None:
         texts = alignment_texts((a.text for a in state.advice_history), state.case.target_plan if state.case else None)
         if texts is None or self.services.embed is None:
             return None
         return alignment_score(await self.services.embed(texts))
-
-    def _conflict(
-        self,
-        state: SessionState,
-        verdict: TurnVerdict,
-        later: AdviceItem,
-        turn: TurnEvent,
-        scope: str,
-        fact: UserFact | None,
-    ) -> ConflictEvent:
-        earlier = verdict.earlier
-        return ConflictEvent(
-            conflict_id=stable_id("conflict", state.session_id, earlier.event_id, later.event_id),
-            kind="turn_revision" if fact is not None else "turn_self_contradiction",
-            scope=scope,
-            session_id=state.session_id,
-            tenant=state.tenant,
-            model=state.model,
-            claim_a=Claim(
-                text=verdict.earlier_claim, source="turn", turn_index=earlier.turn_index, event_id=earlier.event_id
-            ),
-            claim_b=Claim(text=verdict.new_claim, source="turn", turn_index=later.turn_index, event_id=later.event_id),
-            nli_ab=verdict.nli_ab,
-            nli_ba=verdict.nli_ba,
-            p_contradiction=verdict.score,
-            justified_by=(
-                Claim(text=fact.text, source="user_turn", turn_index=fact.turn_index, event_id=fact.event_id)
-                if fact is not None
-                else None
-            ),
-            disagrees_on=verdict.slot,
-            severity="high" if verdict.score >= 0.9 or verdict.slot is not None else "medium",
-            detected_at=turn.ts,
-        )
-
-    def _status_alert(
-        self, state: SessionState, turn: TurnEvent, previous: ConflictStatus, status: ConflictStatus
-    ) -> DriftAlert:
-        rate = state.k_conflict or 0.0
-        worst = ConflictStatus.failure in (previous, status)
-        threshold = self.settings.failure if worst else self.settings.caution
-        return self._alert(
-            state, turn, "k_conflict_status", "k_conflict", rate, threshold, previous.value, status.value
-        )
-
-    def _alert(
-        self,
-        state: SessionState,
-        turn: TurnEvent,
-        kind: str,
-        metric: str,
-        value: float,
-        threshold: float,
-        previous: str,
-        status: str,
-    ) -> DriftAlert:
-        detail = f" ({state.contradictions}/{state.evaluated_pairs} pairs)" if metric == "k_conflict" else ""
-        return DriftAlert(
-            alert_id=stable_id("alert", state.session_id, kind, turn.event_id, status),
-            kind=kind,
-            session_id=state.session_id,
-            tenant=state.tenant,
-            model=state.model,
-            turn_index=turn.turn_index,
-            metric=metric,
-            value=value,
-            threshold=threshold,
-            previous_status=previous,
-            status=status,
-            message=f"{metric} {value:.3f}{detail} vs threshold {threshold:.2f}",
-            ts=turn.ts,
-        )
