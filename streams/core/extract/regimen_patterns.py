@@ -1,0 +1,338 @@
+"""The words and patterns `regimen.py` reads an instruction's slots with: negations and
+their flips, permissions and limits, conditions and concessions, amounts and units,
+frequencies, times of day, food, counts and durations, planned stages, other actions, the
+person a dose is for, and the names of drug classes."""
+
+from __future__ import annotations
+
+import re
+
+from contraflow.streams.core.extract.advice import CLINICIANS, RELATIVES
+from contraflow.streams.core.extract.targets import CONCEPTS
+
+LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
+CONTRACTIONS = (
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
+    (re.compile(r"\bshan't\b"), "shall not"),
+    (re.compile(r"n't\b"), " not"),
+)
+# words and phrases that turn an instruction around; each one flips the polarity
+FLIPS = re.compile(
+    r"\b(?:not|never|no|none|nothing|neither|nor|avoid\w*|stop\w*|skip\w*|quit\w*|discontinu\w*|"
+    r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
+    r"steer clear|come off|coming off|give up(?!\s+to\b)|"
+    r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
+    r"useless|pointless|no use|a waste of time|"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off)|leave out|leave off|"
+    r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
+)
+# flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
+ALTERNATIVE = re.compile(r"\s*,?\s*(?:or|and|/)\s*")
+# words with a flip that do not turn the instruction around: a service's name ("the stop smoking
+# service"), a limit ("no more than four doses" still says take them)
+NAMES_WITH_FLIPS = re.compile(
+    r"\bstop[- ]smoking (?:service|clinic|team|support|adviser|advisor|programme|program|nurse|group)s?\b|"
+    r"\b(?:no|not|never) (?:more|longer|later|sooner|earlier) than\b|\b(?:do )?not (?:to )?exceed\b|"
+    # "don't give more than 3 doses", "try not to take painkillers on more than 10 days a month": a limit
+    r"\b(?:not|never) (?:to )?(?:take|give|use|have|drink)(?: [\w-]+){0,5}? (?:on |for )?more than\b|"
+    r"\b(?:do not|never) (?:go|get) (?:over|above|beyond)\b|"  # "don't go over 1,200 mg in 24 hours"
+    # the end of a course: "you simply stop after the fifth dose", "stop at the end of the course"
+    r"\bstop (?:\w+ )?(?:after|at) the (?:last|final|end|fifth|seventh|tenth|\w+th) (?:dose|day|tablet|of the course)\b"
+)
+# "you don't need to", "there's no need": the thing is not required, which is not a prohibition
+NOT_REQUIRED = re.compile(
+    r"\b(?:no need|not need|need not|needn't|not necessary|not needed|not required|unnecessary|not essential)\b"
+)
+# an instruction that allows rather than asks: "you can give it", "it's fine to swim"
+PERMISSION = re.compile(
+    r"\b(?:can|could|may|(?:is|are|'s|'re|be) (?:\w+ )?(?:fine|okay|ok|alright|safe|allowed|free) to|"
+    r"(?:is|are|'s|'re) (?:\w+ )?(?:fine|okay|ok|alright|safe)\b|no problem)"
+)
+# a most: "no more than", "up to", "a maximum of", "don't exceed"
+# a most: "no more than 8 tablets", "don't take more than 300 mg", "try not to take painkillers on more than 10 days"
+LIMIT = re.compile(
+    r"\b(?:(?:no|not|never) (?:[\w-]+ ){0,6}?more than|up to|maximum|max|at most|(?:do not|never|not to) exceed|"
+    r"(?:do not|never|not to) (?:go|get) (?:over|above|beyond))\b"
+)
+# a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
+RULED_OUT_CHANGE = re.compile(
+    r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
+    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean)\w*"
+)
+CONDITIONAL = re.compile(
+    r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
+    r"once (?:you|your|it|the|they|he|she|that|this)|"
+    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice)|"
+    # a passing state: "while you can't keep fluids down", "while you're being sick"
+    r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
+    r"unwell|ill|poorly|dehydrated))\b"
+)
+# "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition;
+# nor is the person's wish a condition: "if it's bothering you, it's reasonable to stop" gives in to it
+EVEN = r"\beven (?:if|when|while|once|though|on days when)\b"
+CONCESSIVE = re.compile(
+    rf"{EVEN}|"
+    r"\b(?:if|since) (?:you(?:'d| would) (?:rather|prefer|like)|you (?:really )?(?:want|prefer|wish)|"
+    r"it(?:'s| is) (?:bothering|worrying|troubling) you|it (?:bothers|worries|troubles) you|"
+    r"you(?:'re| are) (?:keen|set on|uncomfortable)|you feel ready)\b[^,;:]*|"
+    # the usual deferral to a clinician: "don't go over 1,200 mg unless a doctor tells you to"
+    rf"\bunless (?:(?:a|your|the) )?{CLINICIANS}(?: or (?:(?:a|your|the) )?\w+)? (?:tells|advises|says|recommends|"
+    r"suggests|has (?:told|advised|said))\b[^,;:]*|\bunless (?:you(?:'re| are|'ve been| have been) )?(?:advised|told|"
+    r"directed|instructed) (?:to )?otherwise\b"
+)
+UNSURE = re.compile(r"\b(?:not sure|unsure|in doubt|can not remember|do not remember|do not know whether)\b")
+# the instruction holds whatever happens: "keep taking it even while you've got this bug"
+REGARDLESS = re.compile(rf"{EVEN}|\bregardless\b|\bwhatever happens\b")
+CHANGING = re.compile(
+    r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
+    r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
+    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*|"
+    r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
+)
+# subordinate clauses: context, not the instruction
+SUBORDINATE = re.compile(
+    r"\b(?:if|unless|while|whilst|when|whenever|because|since|as long as|until|in case|so that|"
+    r"though|although|however|except|but|as you|as soon as|now that|given that|rather than|instead of|"
+    r"once (?:you|your|it|the|they|he|she|that|this))\b"
+)
+# the reasons given after an instruction: "avoid alcohol, because it can cause flushing, vomiting…"
+EXPLANATION = re.compile(
+    r"\b(?:because|since|as (?:this|it|that|they)|so that|which|otherwise|that way|"
+    r"(?:and )?then you (?:do not|will not) (?:have|need) to)\b|"
+    # a purpose: "take it with food to protect your stomach", "use it to help you quit"
+    r"(?<!try )(?<!need )(?<!want )(?<!you )(?<!sure )(?<!best )(?<!important )(?<!idea )"
+    r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b"
+)
+PUNCTUATION = re.compile(r"[;:()—]|(?<!\d)–|–(?!\d)|,(?!\d{3}\b)")  # not "1,200 mg", nor "2–3 hours"
+# where a main clause starts after a subordinate one that no comma closes
+SUBJECT_MODAL = re.compile(r"\b(?:you|he|she|they|we)\s+(?:should|must|can|need|have to|will|may)\b")
+# a contrast that opens a segment leads to its main point rather than to context
+CONTRAST = re.compile(r"^(?:but|however|yet)\s+(?=\S)")
+CONTEXT_PHRASE = re.compile(
+    # "carry on with the ibuprofen": the object, not the context
+    r"(?<!carry on )(?<!go ahead )(?<!get on )(?<!keep going )(?<!stick )(?<!continue )(?<!persevere )"
+    r"\b(?:with|alongside|together with|on top of|as well as|along with|apart from|away from|separately from|unlike)\s+"
+    r"(?:(?:your|the|a|an|any|some|other|my|his|her|their)\s+)?[\w-]+|"
+    r"\b(?:in|during|through|throughout|all through|for the rest of)\s+(?:your\s+|her\s+|the\s+)?"
+    r"(?:pregnancy|breastfeeding)\b|"  # the circumstances, not the object of the instruction
+    # when, by another activity: "reapply straight after swimming", "avoid swimming after drinking"
+    r"\b(?:after|before)\s+(?:\w+\s+)?\w+ing\b"
+)
+
+NUMBER_WORDS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "half": 0.5, "half a": 0.5}
+UNITS = {
+    "mg": "mg",
+    "milligram": "mg",
+    "mcg": "mcg",
+    "microgram": "mcg",
+    "µg": "mcg",
+    "g": "g",
+    "gram": "g",
+    "ml": "ml",
+    "millilitre": "ml",
+    "milliliter": "ml",
+    "unit": "unit",
+    "iu": "unit",
+    "puff": "puff",
+    "tablet": "tablet",
+    "pill": "tablet",
+    "capsule": "capsule",
+    "drop": "drop",
+    "spray": "spray",
+    "teaspoon": "teaspoon",
+    "tsp": "teaspoon",
+    "spoonful": "teaspoon",
+    "sachet": "sachet",
+    "patch": "patch",
+    "dose": "dose",
+    "piece": "piece",
+    "litre": "litre",
+    "liter": "litre",
+    "l": "litre",
+}
+AMOUNT = re.compile(
+    r"\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|half a|a|an|one|two|three|four|half)\s*-?\s*"
+    r"(mg|milligrams?|mcg|micrograms?|µg|g|grams?|ml|millilit(?:re|er)s?|units?|iu|puffs?|tablets?|pills?|"
+    r"capsules?|drops?|sprays?|teaspoons?|tsp|spoonfuls?|sachets?|patch(?:es)?|doses?|lit(?:re|er)s?|l|pieces?)\b"
+)
+# a count of tablets of a strength: "two 500 mg tablets" is 2 tablets, 1000 mg
+COUNTED_STRENGTH = re.compile(
+    r"\b(\d+|a|an|one|two|three|four|half)\s+(\d+(?:\.\d+)?)\s*(mg|mcg|micrograms?|g)\s+"
+    r"(?:[\w-]+\s+)?(tablets?|capsules?|pills?)\b"
+)
+# a count of a form with the medicine's name between: "12 paracetamol tablets", "two cetirizine tablets"
+NAMED_FORM = re.compile(
+    r"\b(\d+|one|two|three|four)\s+(?!(?:mg|mcg|g|ml|more|extra|other|of|separate|different|small|large)\b)[a-z][\w-]*\s+"
+    r"(tablets?|capsules?|pills?|puffs?|drops?|sachets?|sprays?)\b"
+)
+# amounts of a mass in milligrams: "1 g" is "1,000 mg", "400 micrograms" is "0.4 mg"
+IN_MG = {"mg": 1.0, "g": 1000.0, "mcg": 0.001}
+# a dose restated beside the new one: "take 1600 mg — your usual 800 mg plus the 800 mg you missed"
+RESTATED = re.compile(r"\b(?:(?:your|the|his|her) usual|plus(?: the)?|on top of(?: the)?)\s+\d[\d.,]*\s*\w+")
+# a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml"
+# a product's strength, not a dose: "the 120 mg/5 ml suspension", "250 mg per 5 ml", and the
+# strength of the tablets one has: "six of your 5 mg tablets", "with 200 mg tablets" ("one 100 mg
+# capsule" is a dose)
+STRENGTH = re.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s*(?:/|per|in)\s*(?:\d+(?:\.\d+)?\s*)?(?:ml|millilit(?:re|er)s?)\b|"
+    r"\b(?:the|your|his|her|their|these|those|with|using)\s+\d+(?:\.\d+)?\s*(?:mg|mcg|micrograms?|g)\s+"
+    r"(?:[\w-]+\s+)?(?:tablets?|capsules?|pills?|sachets?|patch(?:es)?|suppositor(?:y|ies))\b"
+)
+# "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
+EVERY_DAY = -1.0
+FREQUENCIES = (
+    (re.compile(r"\b(?:four times|4 times|qds|qid) (?:a|per|each) day\b|\bfour[- ]times[- ]daily\b"), 4.0),
+    (re.compile(r"\b(?:three times|3 times|tds|tid) (?:a|per|each) day\b|\bthree[- ]times[- ]daily\b"), 3.0),
+    (
+        re.compile(
+            r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice[- ]daily\b|\bbd\b|\bbid\b|"
+            r"\b(?:every |each )?morning and (?:every |each )?(?:evening|night)\b|\bevery 12 hours\b"
+        ),
+        2.0,
+    ),
+    (re.compile(r"\bevery (\d+) hours\b|(?<!at least )(?<!at least about )\b(\d+) hours apart\b"), None),
+    # all of the day's tablets at once: "take both tablets together", "1000 mg in one go"
+    (re.compile(r"\b(?:both|all) (?:\w+ )?(?:tablets|capsules|doses) (?:together|at once)\b|\bin one go\b"), 1.0),
+    (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
+    (
+        re.compile(
+            r"\b(?:once|one time) (?:a|per|each) day\b|\bonce[- ]daily\b|"
+            r"\b(?:every|each) (?:morning|evening|night)\b|\bnightly\b"
+        ),
+        1.0,
+    ),
+    (re.compile(r"\bdaily\b|\b(?:every|each) day\b"), EVERY_DAY),
+    (re.compile(r"\bevery other day\b|\bon alternate days\b"), 0.5),
+    (re.compile(r"\b(?:once|one time) (?:a|per|each) week\b|\bweekly\b|\bevery week\b"), 1 / 7),
+    (re.compile(r"\b(?:once|one time) (?:a|per|each) month\b|\bmonthly\b|\bevery month\b"), 1 / 30),
+)
+TIMES = (
+    (
+        "morning",
+        re.compile(
+            r"\b(?:morning|breakfast|when you wake|on waking|first thing|(?:when|as soon as) you (?:get|wake) up)\b"
+        ),
+    ),
+    ("midday", re.compile(r"\b(?:midday|lunch|lunchtime|noon)\b")),
+    ("evening", re.compile(r"\b(?:evening|dinner|supper|teatime|evening meal)\b")),
+    ("night", re.compile(r"\b(?:night|bedtime|bed|before sleep|nighttime)\b")),
+)
+WITHOUT_FOOD = re.compile(
+    r"\b(?:empty stomach|before (?:food|eating|meals?|breakfast|you eat)|without food|"
+    r"(?:\d+|thirty|an hour|one hour) (?:minutes? |hours? )?before (?:food|eating|breakfast|meals?|you eat))\b"
+)
+EITHER_WAY = re.compile(r"\bwith or without (?:food|a meal|meals|eating)\b")
+WITH_FOOD = re.compile(
+    r"\b(?:(?:with|alongside|along with) (?:food|a meal|meals|a snack|something to eat|milk|"
+    r"(?:(?:your|each|every|a|the) )?(?:\w+ )?(?:meals?|breakfast|lunch|dinner|supper|snack|cereal))"
+    r"(?: or (?:a )?(?:meal|snack|food))?|"
+    r"after (?:food|eating|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper)|"
+    r"straight after (?:\w+ )?(?:eating|food|a meal|it)|"
+    r"on a full stomach)\b"
+)
+# names of a class, not of one drug: the concepts, their plurals, and lay names for them
+COUNT_WORDS = {
+    "five": 5.0,
+    "six": 6.0,
+    "seven": 7.0,
+    "eight": 8.0,
+    "nine": 9.0,
+    "ten": 10.0,
+    "twelve": 12.0,
+    "fourteen": 14.0,
+    "twenty one": 21.0,
+    "twenty eight": 28.0,
+    "a couple of": 2.0,
+    "couple of": 2.0,
+}
+COUNT = (
+    r"(\d+|a couple of|couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|twenty[- ]one|"
+    r"twenty[- ]eight)"
+)
+# "for 5 days", "for up to 7 days", "for a full week", "no more than 14 days", "a 7-day course",
+# "five days of penicillin"
+DURATION = re.compile(
+    r"\b(?:for|course of|lasts?|in total of|no (?:more|longer) than|beyond|past)\s+"
+    r"(?:another\s+|a total of\s+|at least\s+|up to\s+|more than\s+|a full\s+|the full\s+|the next\s+|only\s+|just\s+)?"
+    rf"{COUNT}\s+(?:more\s+)?(day|week|month)s?\b|"
+    rf"\b{COUNT}[- ](day|week|month)s?(?:\s+|-)(?:course|in total|treatment)\b|"
+    # "until you've completed 7 days", "until she has finished all five days"
+    r"\buntil\s+(?:you|he|she|they)(?:'ve|'s|\s+have|\s+has)\s+(?:completed|finished|done|taken)\s+"
+    rf"(?:all\s+|the\s+(?:full\s+)?)?{COUNT}\s+(day|week|month)s?\b|"
+    rf"^(?:(?:a|an|only|just)\s+)?{COUNT}\s+(day|week|month)s?\s+of\b"
+)
+# "as for alcohol, it's best to avoid it": the first part names the topic, the second instructs
+TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes to|on the subject of)\b")
+RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d)")
+# a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
+PLANNED_STAGE = re.compile(
+    # a step of a schedule by day or week: "Day 2: 300 mg twice a day", "on days 3 to 5", "in week 2"
+    r"^(?:as for )?(?:day|week) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
+    r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
+    r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
+)
+# instructions about another action on the thing: sharing, storing, asking about it
+OTHER_ACTION = re.compile(
+    r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
+    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to|"
+    r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
+    r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
+    r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
+    r"judge|expect|notice|worry|wonder|think|know|understand|"
+    r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
+    r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
+    r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
+    r"give\b(?=.*\bto (?:anyone|anybody|someone|somebody|others|other people|friends|family|\w+ else)\b))\b"
+)
+# the gap between two things, not whether to do them: "leave 30 minutes between the emollient and the
+# steroid", "try not to leave more than 12 hours between doses" ("take the doses 12 hours apart" is a
+# schedule, read as a frequency)
+SPACING = re.compile(
+    r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b"
+)
+# other things kept away from a dose: "don't take indigestion remedies, iron or calcium within 2–3 hours of a dose"
+SPACED_FROM = re.compile(
+    r"\bwithin\s+(?:\w+\s+)?[\d\u2013-]+\s*(?:to\s+\d+\s+)?(?:minutes?|hours?)\s+of\s+(?:a|each|your|the)\s+dose\b"
+)
+# whom an instruction is for; not whose thing it names ("at your sister's wedding")
+PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
+PERSON_OF = {"him": "he", "her": "she", "them": "they"}
+GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
+GIVING = re.compile(rf"^(?:(?:please|just|then|and|do not|never)\s+)*(?:{GIVING_VERBS})\b")
+ONE_DOSE_OF_SEVERAL = re.compile(
+    r"\b(?:first|second|third|last|morning|evening|lunchtime|night-?time|bedtime|afternoon) (?:dose|tablet)s?\b|"
+    r"\bthe other (?:dose|tablet)\b"  # "with your other tablets" are other medicines
+)
+MEDICINE_WORDS = re.compile(
+    r"\b(?:(?:take|taking)(?! (?:off|care|a break|time|a rest|it easy|part|a seat|a look|a walk|a breath))|"
+    r"swallow|doses?|tablets?|capsules?|pills?|medicines?|medications?|prescription|"
+    r"(?:best|right|ideal|usual) time(?! (?:to|for) (?!take\b))(?: to take)?)\b"
+)
+# the one a medicine is given to: "you can give him ibuprofen" is about him
+RECIPIENT = re.compile(rf"\b(?:{GIVING_VERBS})\s+(your (?:{RELATIVES})|him|her|them)\b")
+# a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
+EXTRA_DOSE = re.compile(
+    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?)\b"
+)
+CLASS_NAMES = frozenset(CONCEPTS)
+CIRCUMSTANCES = frozenset(("pregnancy", *CONCEPTS["pregnancy"]))
+CLASS_ALIASES = frozenset(
+    {
+        "blood thinner",
+        "blood thinners",
+        "anti-inflammatory",
+        "anti-inflammatories",
+        "antiinflammatory",
+        "painkiller",
+        "painkillers",
+        "pain relief",
+        "pain reliever",
+        "pain relievers",
+        # lay words for any vaccine: "a tetanus jab" and "a tetanus booster" are one thing
+        "jab",
+        "jabs",
+        "booster",
+        "shot",
+    }
+)
