@@ -1,4 +1,4 @@
-"""The arguments of `contraflow nli train | eval | export | calibrate` (streams/training/commands.py
+"""The arguments of `contraflow nli train | label | eval | export | unpack | calibrate` (streams/training/commands.py
 runs them). Apart from the commands, so that building the command line imports nothing heavy:
 every `contraflow worker` builds it."""
 
@@ -92,6 +92,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("model_dir", help="trained Hugging Face model directory")
     p.add_argument("out_dir", help="output directory")
     p.add_argument("--no-quantize", action="store_true", help="keep fp32 weights")
+
+    p = sub.add_parser("unpack", help="write an int8 export (e.g. the shipped model) back as a Hugging Face folder")
+    p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")
+    p.add_argument("out_dir", help="output directory (a --backbone for nli train)")
 
     p = sub.add_parser("calibrate", help="sensitivity thresholds (strict, balanced, lenient) from dev files")
     p.add_argument("files", nargs="+", help="labelled dev JSONL files")

@@ -1,4 +1,4 @@
-"""`contraflow nli train | label | eval | export | calibrate`: one function per command."""
+"""`contraflow nli train | label | eval | export | unpack | calibrate`: one function per command."""
 
 from __future__ import annotations
 
@@ -105,6 +105,16 @@ def export_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def unpack_command(args: argparse.Namespace) -> int:
+    require(("onnx",), "contraflow nli unpack")
+    from contraflow.streams.settings import BUILTIN_MODEL, BUILTIN_MODEL_DIR
+    from contraflow.streams.training.unpack import unpack_onnx
+
+    source = BUILTIN_MODEL_DIR if args.model_dir == BUILTIN_MODEL else Path(args.model_dir)
+    print(f"wrote {unpack_onnx(source, args.out_dir)}")
+    return 0
+
+
 def calibrate_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.calibrate import calibrate
     from contraflow.streams.training.evaluate import evaluate_file
@@ -124,6 +134,7 @@ COMMANDS = {
     "label": label_command,
     "eval": eval_command,
     "export": export_command,
+    "unpack": unpack_command,
     "calibrate": calibrate_command,
 }
 
