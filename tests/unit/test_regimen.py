@@ -1,4 +1,4 @@
-"""Instruction slots (streams/core/extract/regimen.py) and the regimen verdict rule: same-target
+"""Instruction slots (streams/core/extract/regimen*.py) and the regimen verdict rule: same-target
 instructions that disagree on a slot contradict; paraphrases, different targets, context
 clauses, conditionals and planned changes do not."""
 
@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from contraflow.models.state import AdviceClaim, AdviceItem
-from contraflow.streams.core.extract.regimen import comparable, disagreement, main_clause, regimen_of, same_target
+from contraflow.streams.core.extract.regimen import regimen_of
+from contraflow.streams.core.extract.regimen_clauses import main_clause
+from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, same_target
 from contraflow.streams.core.extract.targets import targets_of
 from contraflow.streams.core.verdict import VerdictRule, judge, plan_pairs, slot_decision
 

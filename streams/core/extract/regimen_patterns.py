@@ -1,7 +1,7 @@
-"""The words and patterns `regimen.py` reads an instruction's slots with: negations and
-their flips, permissions and limits, conditions and concessions, amounts and units,
-frequencies, times of day, food, counts and durations, planned stages, other actions, the
-person a dose is for, and the names of drug classes."""
+"""The words and patterns the regimen reader (`regimen.py` and its `regimen_*` parts) reads
+an instruction's slots with: negations and their flips, permissions and limits, conditions
+and concessions, amounts and units, frequencies, times of day, food, counts and durations,
+planned stages, other actions, the person a dose is for, and the names of drug classes."""
 
 from __future__ import annotations
 
