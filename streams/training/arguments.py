@@ -76,6 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output JSONL: every example with its `teacher` probabilities")
     p.add_argument("--max-length", type=int, default=128, help="tokens per pair (as `nli train` trains)")
     p.add_argument("--threads", type=int, default=0, help="CPU threads (0: default)")
+    p.add_argument("--bf16", action="store_true", help="bf16 autocast for a Hugging Face teacher on the CPU")
     p.add_argument(
         "--argmax-label",
         action="store_true",

@@ -91,7 +91,7 @@ def label_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.data import load_examples
     from contraflow.streams.training.distil import with_teacher, write_examples
 
-    teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads)
+    teacher = load_scorer(args.model, max_length=args.max_length, threads=args.threads, bf16=args.bf16)
     labelled = with_teacher(load_examples(args.files), teacher, argmax_label=args.argmax_label)
     print(f"wrote {write_examples(labelled, args.out)} examples with teacher probabilities to {args.out}")
     return 0

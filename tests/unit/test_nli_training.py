@@ -324,6 +324,25 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     assert distance(student(1.0)) < distance(student(0.0))
 
 
+def test_bf16_labelling_stays_near_float32_and_is_for_hugging_face_folders(
+    tiny_model: Path, tiny_onnx: Path, train_file: Path, tmp_path: Path
+) -> None:
+    """`nli label --bf16` runs the teacher under bf16 autocast: probabilities within bf16's
+    precision of float32's (the same as float32 labels there); an ONNX model has no bf16 path
+    and says so in one error."""
+    from contraflow.streams.core.nli.scorer import NLIModelError, load_scorer
+    from contraflow.streams.tools.cli import main
+
+    out = {}
+    for name, flags in {"fp32": [], "bf16": ["--bf16"]}.items():
+        out[name] = tmp_path / f"{name}.jsonl"
+        assert main(["nli", "label", str(train_file), "--model", str(tiny_model), "--out", str(out[name]), *flags]) == 0
+    fp32, bf16 = (np.array([e.teacher for e in load_examples([out[name]])]) for name in ("fp32", "bf16"))
+    assert 0 < np.abs(fp32 - bf16).max() < 0.02  # computed in bf16, yet close
+    with pytest.raises(NLIModelError, match="bf16"):
+        load_scorer(str(tiny_onnx), bf16=True)
+
+
 def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, train_file: Path, capsys) -> None:
     from contraflow.streams.core.nli.scorer import load_scorer
     from contraflow.streams.training.evaluate import PROGRESS_CHUNK, evaluate_file

