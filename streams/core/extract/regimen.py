@@ -26,6 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from contraflow.streams.core.extract.advice import instruction_part, is_advice
+from contraflow.streams.core.extract.content_words import content_words
 from contraflow.streams.core.extract.drug_dictionary import generic_names
 from contraflow.streams.core.extract.regimen_clauses import (
     condition_of,
@@ -70,7 +71,7 @@ from contraflow.streams.core.extract.regimen_slots import (
     times_of,
     without_slots,
 )
-from contraflow.streams.core.extract.targets import content_words, targets_of
+from contraflow.streams.core.extract.targets import targets_of
 
 # words for a medicine's form: "the tablets" are whichever medicine is under discussion
 _FORM_WORDS = frozenset(content_words("tablet tablets pill pills capsule capsules medicine medicines medication"))

@@ -37,7 +37,7 @@ from contraflow.streams.core.extract.regimen_patterns import (
     WITH_FOOD,
     WITHOUT_FOOD,
 )
-from contraflow.streams.core.extract.targets import BODY_PARTS
+from contraflow.streams.core.extract.target_lexicon import BODY_PARTS
 
 
 @dataclass(frozen=True)
