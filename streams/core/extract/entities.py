@@ -12,9 +12,10 @@ removes. Misses: what the model does not tag; doses and allergies come out only 
 model tags, as written (no dose or allergy normalisation); negation is not handled.
 
 ``rules`` — the fallback when the model is not installed (or the name is ``"rules"``): a blank
-English spaCy pipeline with an EntityRuler (patterns in `entity_rules`), the drug dictionary of the
-``drug-named-entity-recognition`` package (about 107,000 generic and brand names and variants,
-shipped inside the package, no network) and scispaCy's AbbreviationDetector. Finds:
+English spaCy pipeline with an EntityRuler (phrases in `entity_phrases`, patterns in
+`entity_rules`), the drug dictionary of the ``drug-named-entity-recognition`` package (about
+107,000 generic and brand names and variants, shipped inside the package, no network) and
+scispaCy's AbbreviationDetector. Finds:
 - conditions and symptoms from curated phrase lists ("type 2 diabetes", "major depressive disorder",
   "shortness of breath", "suicidal ideation", ...), "<site> pain" ("chest pain"; "pain" alone is
   not an entity) and single words with a disease suffix ("arthritis", "neuropathy", "fibromyalgia");
@@ -54,6 +55,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from contraflow.streams.core.extract import entity_phrases as phrases
 from contraflow.streams.core.extract import entity_rules as rules
 from contraflow.streams.core.extract.drug_dictionary import drug_spans, drug_variants
 from contraflow.streams.core.extract.entity_filter import EDGE_CHARS
@@ -87,9 +89,9 @@ def build_rules_pipeline() -> Language:
     nlp = spacy.blank("en")
     ruler = nlp.add_pipe("entity_ruler", config={"phrase_matcher_attr": "LOWER"})
     patterns: list[dict[str, object]] = [
-        *({"label": "CONDITION", "pattern": phrase} for phrase in rules.CONDITIONS),
-        *({"label": "SYMPTOM", "pattern": phrase} for phrase in rules.SYMPTOMS),
-        *({"label": "SYMPTOM", "pattern": f"{site} pain"} for site in rules.PAIN_SITES),
+        *({"label": "CONDITION", "pattern": phrase} for phrase in phrases.CONDITIONS),
+        *({"label": "SYMPTOM", "pattern": phrase} for phrase in phrases.SYMPTOMS),
+        *({"label": "SYMPTOM", "pattern": f"{site} pain"} for site in phrases.PAIN_SITES),
         *({"label": "CONDITION", "pattern": pattern} for pattern in rules.CONDITION_SUFFIX_PATTERNS),
         *({"label": "ALLERGY", "pattern": pattern} for pattern in rules.ALLERGY_PATTERNS),
         *({"label": "DOSAGE", "pattern": pattern} for pattern in rules.DOSAGE_PATTERNS),

@@ -16,6 +16,87 @@ _NUMBER = re.compile(r"^[\d.,/%-]+$")
 # spaCy's stop words less the few that name a body site ("back pain" is an entity).
 _STOP_WORDS = STOP_WORDS - {"back", "front", "side", "top", "bottom"}
 
+# Words that never make an entity on their own (with stop words and numbers): `filter_entities`
+# drops a span made only of these.
+GENERIC_WORDS: frozenset[str] = frozenset(
+    {
+        "patient",
+        "patients",
+        "client",
+        "person",
+        "people",
+        "doctor",
+        "doctors",
+        "gp",
+        "nurse",
+        "clinician",
+        "therapist",
+        "psychiatrist",
+        "physician",
+        "condition",
+        "conditions",
+        "disease",
+        "disorder",
+        "illness",
+        "medication",
+        "medications",
+        "medicine",
+        "medicines",
+        "meds",
+        "drug",
+        "drugs",
+        "dose",
+        "dosage",
+        "prescription",
+        "history",
+        "symptom",
+        "symptoms",
+        "sign",
+        "signs",
+        "treatment",
+        "treatments",
+        "therapy",
+        "diagnosis",
+        "care",
+        "plan",
+        "pain",
+        "problem",
+        "problems",
+        "issue",
+        "issues",
+        "concern",
+        "concerns",
+        "health",
+        "feeling",
+        "feelings",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "time",
+        "times",
+        "session",
+        "appointment",
+        "visit",
+        "summary",
+        "case",
+        "result",
+        "results",
+        "test",
+        "tests",
+        "level",
+        "levels",
+        "daily",
+    }
+)
+
 
 def filter_entities(entities: Iterable[str]) -> set[str]:
     """The entities worth scoring, lower-cased and stripped: drops empty and pure-number spans, spans
@@ -30,7 +111,7 @@ def filter_entities(entities: Iterable[str]) -> set[str]:
         if len(text) < 3 and text not in _KNOWN_ABBREVIATIONS:
             continue
         words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text)
-        if all(word in _STOP_WORDS or word in rules.GENERIC_WORDS or _NUMBER.match(word) for word in words):
+        if all(word in _STOP_WORDS or word in GENERIC_WORDS or _NUMBER.match(word) for word in words):
             continue
         kept.add(text)
     return kept
