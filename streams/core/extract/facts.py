@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from contraflow.streams.core.extract.advice import CLINICIANS, split_sentences
+from contraflow.streams.core.extract.advice import split_sentences
+from contraflow.streams.core.extract.advice_patterns import CLINICIANS
 from contraflow.streams.core.extract.drug_dictionary import drug_spans
 
 _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we're|our\s+\w+)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from contraflow.streams.core.extract.advice import CLINICIANS, RELATIVES
+from contraflow.streams.core.extract.advice_patterns import CLINICIANS, RELATIVES
 from contraflow.streams.core.extract.target_lexicon import CONCEPTS
 
 LIST_MARKER = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s*")
