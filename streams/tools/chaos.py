@@ -13,56 +13,29 @@ the restarted worker.
 The NLI micro-batcher is set to one pair per forward pass in both runs: with batching,
 the int8 model's activation scales depend on which pairs share a batch, so two runs
 without any kill could differ in their last digits.
+
+The broker, worker, producer and reader of one run are `chaos_harness.Harness`; what the
+two runs are compared on is `chaos_report`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import time
-import urllib.error
-import urllib.request
-from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 import orjson
-from aiokafka.admin import AIOKafkaAdminClient
-from aiokafka.errors import KafkaError
 
-from contraflow.streams.core.metrics.rate_ledger import MARKER
-from contraflow.streams.runtime.kafka import (
-    BrokerUnavailable,
-    OutputReader,
-    connection_options,
-    ensure_topics,
-    start_producer,
-)
-from contraflow.streams.settings import Settings
+from contraflow.streams.runtime.kafka import ensure_topics
 from contraflow.streams.tools.broker import TansuBroker
-from contraflow.streams.tools.demo import local_overrides
-from contraflow.streams.tools.worker_process import WorkerProcess
-from contraflow.topics.catalog import ALERTS, ALL_TOPICS, OUTPUT_TOPICS, RATES_TABLE, SCORES, TURNS, changelog_topic
+from contraflow.streams.tools.chaos_harness import Harness
+from contraflow.streams.tools.chaos_report import ChaosReport, RunOutputs, compare
+from contraflow.topics.catalog import ALL_TOPICS
 
-ID_FIELDS = {
-    "contraflow.scores": "score_id",
-    "contraflow.conflicts": "conflict_id",
-    "contraflow.alerts": "alert_id",
-    "contraflow.deadletter": "deadletter_id",
-    "contraflow.memory.updates": "update_id",
-}
-STATE_FIELDS = (
-    "turn_index",
-    "assistant_turn",
-    "evaluated_pairs",
-    "contradictions",
-    "status",
-    "global_evaluated_pairs",
-    "global_contradictions",
-)
 DRUGS = ("ibuprofen", "paracetamol", "warfarin", "metformin", "aspirin", "sertraline")
 ACTIONS = ("Take {} twice daily.", "Stop taking {} now.", "Keep taking {} with food.", "Never take {} again.")
 
@@ -80,106 +53,6 @@ class ChaosConfig:
     seed: int = 0
     workdir: Path = Path(".contraflow/chaos")
     settle_timeout_s: float = 180.0
-
-
-@dataclass
-class RunOutputs:
-    """Every output record one run read, in arrival order."""
-
-    records: list[tuple[float, str, dict]] = field(default_factory=list)  # (sent at, topic, event)
-    rate_windows: dict[str, tuple[int, int]] = field(default_factory=dict)  # key: final (pairs, contradictions)
-
-    def first_after(self, t: float) -> float | None:
-        """When the first output sent after `t` (seconds since the epoch) was sent."""
-        return min((sent for sent, _, _ in self.records if sent > t), default=None)
-
-    def scored(self) -> set[str]:
-        return {event["event_id"] for _, topic, event in self.records if topic == SCORES.name}
-
-    def by_id(self, fleet_rate_alerts: bool = True) -> dict[tuple[str, str], list[dict]]:
-        copies: dict[tuple[str, str], list[dict]] = defaultdict(list)
-        for _, topic, event in self.records:
-            if fleet_rate_alerts or not is_fleet_rate_alert(topic, event):
-                copies[(topic, event[ID_FIELDS[topic]])].append(event)
-        return copies
-
-    def fleet_rate_alerts(self) -> int:
-        """Distinct fleet rate alerts this run read."""
-        return len({event["alert_id"] for _, topic, event in self.records if is_fleet_rate_alert(topic, event)})
-
-    def evaluated_pairs(self) -> int:
-        """Adjacent pairs the scores say were evaluated for a model (each score id once)."""
-        return len(
-            {
-                event["score_id"]
-                for _, topic, event in self.records
-                if topic == SCORES.name and event.get("pair_evaluated") and event.get("model")
-            }
-        )
-
-    def final_states(self) -> dict[str, tuple]:
-        last: dict[str, dict] = {}
-        for _, topic, event in self.records:
-            if topic == SCORES.name and event["turn_index"] >= last.get(event["session_id"], {}).get("turn_index", -1):
-                last[event["session_id"]] = event
-        return {session: tuple(event[f] for f in STATE_FIELDS) for session, event in last.items()}
-
-
-@dataclass
-class ChaosReport:
-    assistant_turns: int
-    lost: list[str]
-    duplicates: int
-    differing_duplicates: int
-    sessions: int
-    differing_sessions: list[str]  # session: final state of the chaos run vs the reference's
-    missing_ids: list[str]  # "topic id: what", in the reference only
-    extra_ids: list[str]  # in the chaos run only
-    differing_outputs: list[str]  # same id in both runs, other content: the first field that differs
-    rate_windows: int  # rate windows (model or tenant, length) in either run
-    differing_rate_windows: list[str]  # window key: final (pairs, contradictions) vs the reference's
-    rate_alerts: tuple[int, int]  # fleet rate alerts published (distinct ids): chaos run, reference
-    kill_to_output_s: list[float]
-    readyz_during_outage: dict[int, int] = field(default_factory=dict)  # status -> samples
-
-    @property
-    def ok(self) -> bool:
-        return not (
-            self.lost
-            or self.differing_duplicates
-            or self.differing_sessions
-            or self.missing_ids
-            or self.differing_rate_windows
-        )
-
-    def lines(self) -> list[str]:
-        kills = self.kill_to_output_s
-        out = [
-            f"assistant turns produced        : {self.assistant_turns}",
-            f"lost assistant turns            : {len(self.lost)}{' ' + ', '.join(self.lost[:10]) if self.lost else ''}",
-            f"duplicate records (same id)     : {self.duplicates}, of which differing from the first copy: "
-            f"{self.differing_duplicates}",
-            f"sessions differing from the ref : {len(self.differing_sessions)} of {self.sessions}",
-            *(f"  {line}" for line in self.differing_sessions[:10]),
-            f"output ids missing / extra      : {len(self.missing_ids)} / {len(self.extra_ids)}",
-            *(f"  missing {line}" for line in self.missing_ids[:10]),
-            *(f"  extra   {line}" for line in self.extra_ids[:10]),
-            f"same id, other content than ref : {len(self.differing_outputs)}",
-            *(f"  {line}" for line in self.differing_outputs[:10]),
-            f"rate windows differing from ref : {len(self.differing_rate_windows)} of {self.rate_windows}",
-            *(f"  {line}" for line in self.differing_rate_windows[:10]),
-            f"fleet rate alerts (chaos / ref) : {self.rate_alerts[0]} / {self.rate_alerts[1]} "
-            "(an open window's path to its level follows the samples' arrival order)",
-        ]
-        if kills:
-            out.append(
-                f"kill -> first output            : median {statistics.median(kills):.1f} s, "
-                f"max {max(kills):.1f} s over {len(kills)} kills"
-            )
-        if self.readyz_during_outage:
-            samples = ", ".join(f"{status}: {n}" for status, n in sorted(self.readyz_during_outage.items()))
-            out.append(f"/readyz during the outage       : {samples}")
-        return out
 
 
 def turn_stream(sessions: int, seed: int) -> Iterator[bytes]:
@@ -206,162 +79,6 @@ def turn_stream(sessions: int, seed: int) -> Iterator[bytes]:
                     }
                 )
         index += 2
-
-
-def is_fleet_rate_alert(topic: str, event: dict) -> bool:
-    return topic == ALERTS.name and str(event.get("kind", "")).startswith("contradiction_rate")
-
-
-def canonical(event: dict) -> bytes:
-    """An event with floats rounded, to compare copies of one id."""
-
-    def rounded(value: object) -> object:
-        if isinstance(value, float):
-            return round(value, 4)
-        if isinstance(value, dict):
-            return {k: rounded(v) for k, v in value.items() if k != "failed_at"}
-        if isinstance(value, list):
-            return [rounded(v) for v in value]
-        return value
-
-    return orjson.dumps(rounded(event), option=orjson.OPT_SORT_KEYS)
-
-
-class Harness:
-    """One broker (replaceable), one worker (killable), a producer and a reader."""
-
-    def __init__(self, config: ChaosConfig, name: str) -> None:
-        self.config = config
-        self.dir = config.workdir / name
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.broker = TansuBroker(log=self.dir / "broker.log").start()
-        base = Settings(nli_model=config.model, data_dir=self.dir, stride=1)
-        self.overrides: dict[str, object] = {
-            **local_overrides(self.broker.url, base, app_id=f"chaos-{name}"),
-            "nli_backend": config.nli_backend,
-            "nli_max_batch": 1,
-        }
-        self.settings = Settings(**self.overrides)
-        self.outputs = RunOutputs()
-        self.worker = WorkerProcess(self.overrides, self.dir / "worker.log", loglevel="warning")
-        self.restarts = 0
-
-    def start_worker(self) -> None:
-        self.worker.start()
-
-    def kill_worker(self) -> float:
-        """SIGKILL the worker; returns when it died, in seconds since the epoch (the clock
-        of the outputs' timestamps)."""
-        assert self.worker.proc is not None
-        self.worker.proc.kill()  # SIGKILL to our own child, by pid
-        self.worker.proc.wait()
-        return time.time()
-
-    def supervise(self) -> None:
-        """Restart the worker if it exited (as a supervisor would)."""
-        if not self.worker.alive:
-            self.restarts += 1
-            self.worker.start()
-
-    async def keep_supervising(self, stop: asyncio.Event) -> None:
-        """Restart the worker whenever it exits (after a kill, or when it stops itself, for
-        example on a failed send during an outage) until `stop`."""
-        while not stop.is_set():
-            self.supervise()
-            await asyncio.sleep(0.2)
-
-    async def read(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            try:
-                async with OutputReader(self.settings, [spec.name for spec in OUTPUT_TOPICS]) as reader:
-                    while not stop.is_set():
-                        for topic, _key, value, sent in await reader.poll_timed(0.2):
-                            self.outputs.records.append((sent, topic, orjson.loads(value)))
-            except (KafkaError, BrokerUnavailable, OSError):
-                await asyncio.sleep(0.5)  # the broker is away; read again when it is back
-
-    async def produce(self, lines: Iterator[bytes], sent: list[bytes], rate: float, stop: asyncio.Event) -> None:
-        """Send `lines` at `rate` per second until `stop`; every line in `sent` was acknowledged."""
-        producer = None
-        started = time.monotonic()
-        for line in lines:
-            if stop.is_set():
-                break
-            await asyncio.sleep(max(0.0, started + len(sent) / rate - time.monotonic()))
-            key = orjson.loads(line)["session_id"].encode()
-            while True:
-                try:
-                    producer = producer or await start_producer(self.settings, timeout_s=5.0)
-                    await producer.send_and_wait(TURNS.name, line, key=key)
-                    break
-                except (KafkaError, BrokerUnavailable, OSError):
-                    if producer is not None:
-                        await producer.stop()
-                    producer = None
-                    await self._wait_for_turns_topic()
-            sent.append(line)
-        if producer is not None:
-            await producer.stop()
-
-    async def _wait_for_turns_topic(self) -> None:
-        """After a failed send: wait until the (possibly new) broker has the turns topic, which
-        the worker recreates, rather than let a send create it with the broker's defaults."""
-        while True:
-            await asyncio.sleep(0.5)
-            admin = AIOKafkaAdminClient(**connection_options(self.settings), request_timeout_ms=2000)
-            try:
-                await admin.start()
-                if TURNS.name in await admin.list_topics():
-                    return
-            except (KafkaError, OSError):
-                continue
-            finally:
-                await admin.close()
-
-    async def wait_scored(self, lines: list[bytes], timeout_s: float) -> None:
-        """Until every assistant turn is scored and the rate windows counted every evaluated
-        pair (the turns share one timestamp, so one window per length holds them all)."""
-        expected = {e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"}
-        deadline = time.monotonic() + timeout_s
-        while not expected <= self.outputs.scored() and time.monotonic() < deadline:
-            self.supervise()
-            await asyncio.sleep(0.5)
-        longest = f"|{max(self.settings.rate_windows_s)}"
-        while True:  # read at least once, so that a run which lost a turn still reports its windows
-            self.outputs.rate_windows = await self.rate_windows()
-            counted = sum(pairs for key, (pairs, _) in self.outputs.rate_windows.items() if key.endswith(longest))
-            if counted >= self.outputs.evaluated_pairs() or time.monotonic() >= deadline:
-                break
-            self.supervise()
-            await asyncio.sleep(1.0)
-        await asyncio.sleep(2.0)  # late duplicates
-
-    async def rate_windows(self) -> dict[str, tuple[int, int]]:
-        """Each rate window's final (pairs, contradictions), read from its table's changelog."""
-        latest: dict[str, dict | None] = {}
-        topic = changelog_topic(self.settings.app_id, RATES_TABLE)
-        async with OutputReader(self.settings, [topic]) as reader:
-            for _, key, value in await reader.read_to_end():
-                latest[orjson.loads(key or b'""')] = orjson.loads(value) if value else None
-        return {
-            key: (state["pairs"], state["contradictions"])
-            for key, state in latest.items()
-            if state is not None and not key.startswith(MARKER)
-        }
-
-    def readyz(self) -> int:
-        url = f"http://127.0.0.1:{self.overrides['web_port']}/readyz"
-        try:
-            with urllib.request.urlopen(url, timeout=1.0) as response:
-                return int(response.status)
-        except urllib.error.HTTPError as exc:
-            return int(exc.code)
-        except OSError:
-            return 0  # no answer
-
-    def close(self) -> None:
-        self.worker.stop()
-        self.broker.stop()
 
 
 async def _first_output(harness: Harness, after: float, timeout_s: float) -> float | None:
@@ -460,68 +177,6 @@ async def reference_run(config: ChaosConfig, lines: list[bytes]) -> RunOutputs:
     finally:
         harness.close()
     return harness.outputs
-
-
-def described(key: tuple[str, str], event: dict) -> str:
-    """One output for the report: its topic, id and what it says."""
-    topic, event_id = key
-    what = event.get("message") or event.get("error") or event.get("session_id") or ""
-    return f"{topic} {event_id}: {what}"
-
-
-def content_differences(copies: dict[tuple[str, str], list[dict]], ref: dict[tuple[str, str], list[dict]]) -> list[str]:
-    """Outputs both runs published under one id but with other content, in turn order:
-    topic, id, and the first field that differs with both values."""
-    found = []
-    for key in copies.keys() & ref.keys():
-        ours, theirs = copies[key][0], ref[key][0]
-        if canonical(ours) == canonical(theirs):
-            continue
-        field_name = next(
-            f
-            for f in sorted(ours.keys() | theirs.keys())
-            if canonical({f: ours.get(f)}) != canonical({f: theirs.get(f)})
-        )
-        order = (str(ours.get("session_id")), ours.get("turn_index") or 0)
-        values = f"{ours.get(field_name)!r} vs ref {theirs.get(field_name)!r}"
-        found.append((order, f"{key[0]} {key[1]} ({order[0]} turn {order[1]}): {field_name} {values}"))
-    return [line for _, line in sorted(found)]
-
-
-def compare(
-    lines: list[bytes], chaos: RunOutputs, reference: RunOutputs, kills: list[float], readyz: dict
-) -> ChaosReport:
-    assistant = [e["event_id"] for e in map(orjson.loads, lines) if e["role"] == "assistant"]
-    scored = chaos.scored()
-    copies = chaos.by_id()
-    compared, ref_compared = chaos.by_id(fleet_rate_alerts=False), reference.by_id(fleet_rate_alerts=False)
-    windows, ref_windows = chaos.rate_windows, reference.rate_windows
-    finals, ref_finals = chaos.final_states(), reference.final_states()
-    sessions = {e["session_id"] for e in map(orjson.loads, lines)}
-    return ChaosReport(
-        assistant_turns=len(assistant),
-        lost=[event_id for event_id in assistant if event_id not in scored],
-        duplicates=sum(len(v) - 1 for v in copies.values()),
-        differing_duplicates=sum(len({canonical(e) for e in v}) > 1 for v in copies.values()),
-        sessions=len(sessions),
-        differing_sessions=[
-            f"{s}: {dict(zip(STATE_FIELDS, finals.get(s, ()), strict=False))} vs ref {ref_finals.get(s)}"
-            for s in sorted(sessions)
-            if finals.get(s) != ref_finals.get(s)
-        ],
-        missing_ids=[described(key, ref_compared[key][0]) for key in ref_compared.keys() - compared.keys()],
-        extra_ids=[described(key, compared[key][0]) for key in compared.keys() - ref_compared.keys()],
-        differing_outputs=content_differences(compared, ref_compared),
-        rate_windows=len(windows.keys() | ref_windows.keys()),
-        differing_rate_windows=[
-            f"{key}: {windows.get(key)} vs ref {ref_windows.get(key)}"
-            for key in sorted(windows.keys() | ref_windows.keys())
-            if windows.get(key) != ref_windows.get(key)
-        ],
-        rate_alerts=(chaos.fleet_rate_alerts(), reference.fleet_rate_alerts()),
-        kill_to_output_s=kills,
-        readyz_during_outage=readyz,
-    )
 
 
 async def run(config: ChaosConfig, progress: bool = True) -> ChaosReport:
