@@ -17,10 +17,10 @@ from unittest.mock import MagicMock
 import pytest
 
 from contraflow.streams.core.knowledge.store import ConflictReportRecord, KnowledgeEntry, KnowledgeStore
-from contraflow.streams.core.knowledge.weaviate import (
+from contraflow.streams.core.knowledge.weaviate import WeaviateStore
+from contraflow.streams.core.knowledge.weaviate_builders import (
     ENTRY_FIELDS,
     VECTOR_NAME,
-    WeaviateStore,
     build_filters,
     build_hybrid_kwargs,
     connection_kwargs,
