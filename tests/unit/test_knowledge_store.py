@@ -16,7 +16,8 @@ import pytest
 from pydantic import ValidationError
 
 from contraflow.streams.core.knowledge.keyword_index import KeywordIndex, analyze
-from contraflow.streams.core.knowledge.lance import LanceStore, build_where, sql_literal
+from contraflow.streams.core.knowledge.lance import LanceStore
+from contraflow.streams.core.knowledge.lance_tables import build_where, sql_literal
 from contraflow.streams.core.knowledge.store import (
     ConflictReportRecord,
     KnowledgeEntry,

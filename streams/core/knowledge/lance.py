@@ -32,7 +32,8 @@ their number, so `optimize()` (compaction, 0.1-0.5 s at 10k rows) runs after
 
 Filter values are embedded in the SQL as string literals with single quotes doubled,
 which is the only escape DataFusion string literals have; a quote in a tenant therefore
-can neither break the query nor widen it.
+can neither break the query nor widen it. The tables' schemas, that SQL and the rows'
+mapping to entries and reports are in `lance_tables`.
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ from typing import Any
 import pyarrow as pa
 
 from contraflow.streams.core.knowledge.entry_index import EntryIndex
+from contraflow.streams.core.knowledge.lance_tables import (
+    ENTRIES_TABLE,
+    ENTRY_FIELDS,
+    REPORTS_TABLE,
+    entries_schema,
+    reports_schema,
+    row_to_entry,
+    row_to_report,
+    sql_literal,
+)
 from contraflow.streams.core.knowledge.store import (
     DEFAULT_DIM,
     DEFAULT_STATUSES,
@@ -61,97 +72,6 @@ from contraflow.streams.core.knowledge.store import (
 )
 
 log = logging.getLogger(__name__)
-
-ENTRIES_TABLE = "entries"
-REPORTS_TABLE = "conflict_reports"
-
-ENTRY_FIELDS = (
-    "entry_id",
-    "collection",
-    "tenant",
-    "text",
-    "subject",
-    "predicate",
-    "object_value",
-    "source",
-    "source_tool",
-    "confidence",
-    "created_at",
-    "status",
-    "reinforcement_count",
-)
-TIMESTAMP = pa.timestamp("us", tz="UTC")
-
-
-def entries_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("entry_id", pa.string(), nullable=False),
-            pa.field("collection", pa.string(), nullable=False),
-            pa.field("tenant", pa.string()),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field("subject", pa.string()),
-            pa.field("predicate", pa.string()),
-            pa.field("object_value", pa.string()),
-            pa.field("source", pa.string(), nullable=False),
-            pa.field("source_tool", pa.string()),
-            pa.field("confidence", pa.float64(), nullable=False),
-            pa.field("created_at", TIMESTAMP, nullable=False),
-            pa.field("status", pa.string(), nullable=False),
-            pa.field("reinforcement_count", pa.int64(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
-
-
-def reports_schema() -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("report_id", pa.string(), nullable=False),
-            pa.field("topic", pa.string()),
-            pa.field("entry_id", pa.string()),
-            pa.field("tenant", pa.string()),
-            pa.field("created_at", TIMESTAMP, nullable=False),
-            pa.field("payload_json", pa.string(), nullable=False),
-        ]
-    )
-
-
-def sql_literal(value: str) -> str:
-    """A DataFusion SQL string literal: single quotes doubled, nothing else is special."""
-    if "\x00" in value:
-        raise ValueError("filter values must not contain NUL characters")
-    return "'" + value.replace("'", "''") + "'"
-
-
-def build_where(tenant: str | None, collections: Sequence[str] | None, statuses: Sequence[str] | None) -> str:
-    """SQL prefilter of a search: exact tenant (IS NULL for None), optional collection/status sets."""
-    clauses = ["tenant IS NULL" if tenant is None else f"tenant = {sql_literal(tenant)}"]
-    for column, values in (("collection", collections), ("status", statuses)):
-        if values is not None:
-            if isinstance(values, str):
-                raise TypeError(f"{column} filter must be a sequence of strings, not a string")
-            if not values:
-                raise ValueError(f"empty {column} filter matches nothing; the caller should not search")
-            clauses.append(f"{column} IN ({', '.join(sql_literal(v) for v in values)})")
-    return " AND ".join(clauses)
-
-
-def _row_to_entry(row: dict[str, Any], *, with_vector: bool = True) -> KnowledgeEntry:
-    data = {name: row[name] for name in ENTRY_FIELDS if name in row}
-    vector = row.get("vector") if with_vector else None
-    return KnowledgeEntry(**data, vector=list(vector) if vector is not None else None)
-
-
-def _row_to_report(row: dict[str, Any]) -> ConflictReportRecord:
-    return ConflictReportRecord(
-        report_id=row["report_id"],
-        topic=row["topic"],
-        entry_id=row["entry_id"],
-        tenant=row["tenant"],
-        created_at=row["created_at"],
-        payload=row["payload_json"],
-    )
 
 
 class LanceStore:
@@ -211,7 +131,7 @@ class LanceStore:
 
     def get(self, entry_id: str) -> KnowledgeEntry | None:
         rows = self._open()[0].search().where(f"entry_id = {sql_literal(entry_id)}").limit(1).to_list()
-        return _row_to_entry(rows[0]) if rows else None
+        return row_to_entry(rows[0]) if rows else None
 
     def hybrid_search(
         self,
@@ -279,7 +199,7 @@ class LanceStore:
 
     def get_report(self, report_id: str) -> ConflictReportRecord | None:
         rows = self._open()[1].search().where(f"report_id = {sql_literal(report_id)}").limit(1).to_list()
-        return _row_to_report(rows[0]) if rows else None
+        return row_to_report(rows[0]) if rows else None
 
     # -- maintenance -------------------------------------------------------------------
 
@@ -324,7 +244,7 @@ class LanceStore:
         vectors = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
         vectors = vectors.reshape(table.num_rows, self.dim)
         for row, vector in zip(table.drop_columns(["vector"]).to_pylist(), vectors, strict=True):
-            self._index.put(_row_to_entry(row, with_vector=False), vector)
+            self._index.put(row_to_entry(row, with_vector=False), vector)
 
     def _open(self) -> tuple[Any, Any]:
         if self._entries is None:
