@@ -69,6 +69,7 @@ from contraflow.streams.core.knowledge.store import (
     dedupe_last,
     relative_score_fusion,
     search_vector,
+    with_status,
 )
 
 log = logging.getLogger(__name__)
@@ -171,10 +172,7 @@ class LanceStore:
             current = self.get(entry_id)
             if current is None:
                 return None
-            changes: dict[str, Any] = {"status": status}
-            if confidence is not None:
-                changes["confidence"] = confidence
-            updated = KnowledgeEntry(**{**current.model_dump(), **changes}, vector=current.vector)
+            updated = with_status(current, status, confidence)
             self._open()[0].update(
                 where=f"entry_id = {sql_literal(entry_id)}",
                 values={"status": updated.status, "confidence": updated.confidence},

@@ -171,6 +171,14 @@ def check_status(status: str) -> EntryStatus:
     return status  # type: ignore[return-value]
 
 
+def with_status(entry: KnowledgeEntry, status: str, confidence: float | None) -> KnowledgeEntry:
+    """The entry with a new status, and a new confidence where one is given (`update_status`)."""
+    changes: dict[str, Any] = {"status": status}
+    if confidence is not None:
+        changes["confidence"] = confidence
+    return KnowledgeEntry(**{**entry.model_dump(), **changes}, vector=entry.vector)
+
+
 def check_search_args(limit: int, alpha: float, statuses: Sequence[str] | None) -> None:
     if limit < 1:
         raise ValueError(f"limit must be >= 1, got {limit}")

@@ -38,6 +38,7 @@ from contraflow.streams.core.knowledge.store import (
     cosine_similarity,
     dedupe_last,
     search_vector,
+    with_status,
 )
 from contraflow.streams.core.knowledge.weaviate_builders import (
     ENTRIES_COLLECTION,
@@ -151,10 +152,7 @@ class WeaviateStore:
         current = self.get(entry_id)
         if current is None:
             return None
-        changes: dict[str, Any] = {"status": status}
-        if confidence is not None:
-            changes["confidence"] = confidence
-        updated = KnowledgeEntry(**{**current.model_dump(), **changes}, vector=current.vector)
+        updated = with_status(current, status, confidence)
         self._open()[0].data.update(
             uuid=object_uuid("entry", entry_id),
             properties={"status": updated.status, "confidence": updated.confidence},
