@@ -37,7 +37,8 @@ import numpy as np
 
 from contraflow.models.events import NLIProbabilities
 from contraflow.models.state import AdviceClaim, AdviceItem
-from contraflow.streams.core.extract.regimen import Regimen, compare, plans_change, regimen_of, restates, same_target
+from contraflow.streams.core.extract.regimen import Regimen, compare, plans_change, regimen_of
+from contraflow.streams.core.extract.regimen_disagreement import restates, same_target
 from contraflow.streams.core.extract.targets import topic_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from contraflow.streams.core.knowledge.keyword_index import KeywordIndex, analyze
 from contraflow.streams.core.knowledge.lance import LanceStore
-from contraflow.streams.core.knowledge.lance_tables import build_where, sql_literal
+from contraflow.streams.core.knowledge.lance_tables import sql_literal
 from contraflow.streams.core.knowledge.store import (
     ConflictReportRecord,
     KnowledgeEntry,
@@ -137,16 +137,8 @@ def test_bm25_prefers_rare_terms_and_short_texts() -> None:
     assert index.scores("function", 5)[0] > 0
 
 
-def test_build_where_quotes_values() -> None:
+def test_sql_literal_quotes_values() -> None:
     assert sql_literal("o'brien") == "'o''brien'"
-    assert build_where(None, None, None) == "tenant IS NULL"
-    assert build_where("a'b", ["C'", "D"], ["active"]) == (
-        "tenant = 'a''b' AND collection IN ('C''', 'D') AND status IN ('active')"
-    )
-    with pytest.raises(ValueError):
-        build_where("t", [], None)
-    with pytest.raises(TypeError):
-        build_where("t", "ResearchFindings", None)
     with pytest.raises(ValueError):
         sql_literal("nul\x00")
 

@@ -36,10 +36,6 @@ from contraflow.streams.core.extract.regimen_clauses import (
     without_explanation,
 )
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, larger_amount
-
-# imported from here by the verdict's regimen rule, with the reader
-from contraflow.streams.core.extract.regimen_disagreement import restates as restates
-from contraflow.streams.core.extract.regimen_disagreement import same_target as same_target
 from contraflow.streams.core.extract.regimen_patterns import (
     CHANGING,
     LIMIT,

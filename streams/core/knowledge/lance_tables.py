@@ -4,7 +4,6 @@ the only escape DataFusion string literals have), and rows to entries and report
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -71,19 +70,6 @@ def sql_literal(value: str) -> str:
     if "\x00" in value:
         raise ValueError("filter values must not contain NUL characters")
     return "'" + value.replace("'", "''") + "'"
-
-
-def build_where(tenant: str | None, collections: Sequence[str] | None, statuses: Sequence[str] | None) -> str:
-    """SQL prefilter of a search: exact tenant (IS NULL for None), optional collection/status sets."""
-    clauses = ["tenant IS NULL" if tenant is None else f"tenant = {sql_literal(tenant)}"]
-    for column, values in (("collection", collections), ("status", statuses)):
-        if values is not None:
-            if isinstance(values, str):
-                raise TypeError(f"{column} filter must be a sequence of strings, not a string")
-            if not values:
-                raise ValueError(f"empty {column} filter matches nothing; the caller should not search")
-            clauses.append(f"{column} IN ({', '.join(sql_literal(v) for v in values)})")
-    return " AND ".join(clauses)
 
 
 def row_to_entry(row: dict[str, Any], *, with_vector: bool = True) -> KnowledgeEntry:
