@@ -199,8 +199,8 @@ async def item(pipeline: TurnPipeline, text: str, event_id: str) -> AdviceItem:
     from contraflow.models.state import SessionState
 
     state = SessionState(session_id="pairs")
-    claims = await pipeline._claims(state, text)
-    return AdviceItem(turn_index=0, event_id=event_id, text=pipeline._unit_text(text) or text, claims=claims)
+    claims = await pipeline.reader.claims(state, text)
+    return AdviceItem(turn_index=0, event_id=event_id, text=pipeline.reader.unit_text(text) or text, claims=claims)
 
 
 def prf(gold: list[bool], predicted: list[bool]) -> dict[str, float]:

@@ -17,7 +17,6 @@ All NLI pairs of one turn go to the scorer in one call.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -32,43 +31,29 @@ from contraflow.models.events import (
     TurnEvent,
 )
 from contraflow.models.ids import stable_id
-from contraflow.models.state import AdviceClaim, AdviceItem, SessionState, UserFact
+from contraflow.models.state import AdviceItem, SessionState, UserFact
 from contraflow.streams.core.calls import EmbedFn, ExtractFn, ScoreFn
-from contraflow.streams.core.extract.advice import (
-    advice_items,
-    extract_advice,
-    extract_statements,
-    instruction_part,
-    is_assent,
-    sentences_worth_comparing,
-    split_sentences,
-)
+from contraflow.streams.core.claim_vectors import ClaimVectors
 from contraflow.streams.core.extract.entity_filter import filter_entities
 from contraflow.streams.core.extract.facts import CAUTION_FACTS, asked_case, user_facts
 from contraflow.streams.core.extract.markdown import strip_markdown
 from contraflow.streams.core.extract.reasoning import strip_reasoning
 from contraflow.streams.core.extract.regimen import (
-    dose_marks,
     loosens,
-    main_clause,
-    states_schedule,
     supports,
-    takes_medicine,
-    without_slots,
 )
 from contraflow.streams.core.extract.repetition import clean_repetition
-from contraflow.streams.core.extract.targets import medicines, targets_of, topic_of
+from contraflow.streams.core.extract.targets import medicines, targets_of
 from contraflow.streams.core.metrics.alignment import alignment_score, alignment_texts
 from contraflow.streams.core.metrics.conflict import conflict_status, is_sampled_pair
 from contraflow.streams.core.metrics.ncp import ncp
 from contraflow.streams.core.metrics.recall import entity_scores
+from contraflow.streams.core.turn_claims import ClaimReader
 from contraflow.streams.core.turn_events import conflict_event, drift, status_alert
 from contraflow.streams.core.verdict import (
-    Similarity,
     TurnVerdict,
     VerdictRule,
     judge,
-    needs_similarity,
     plan_pairs,
     plan_reverse,
 )
@@ -76,7 +61,6 @@ from contraflow.streams.settings import default
 
 CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
 FACTS_KEPT = 20  # user facts a session remembers
-EMBEDDING_CACHE = 4096  # claim embeddings a pipeline keeps
 
 
 @dataclass(frozen=True)
@@ -128,46 +112,6 @@ def is_duplicate(state: SessionState, turn: TurnEvent) -> bool:
     return turn.event_id in state.recent_event_ids or turn.turn_index <= state.last_turn_index
 
 
-def _claim_topic(
-    item: str, entities: Sequence[str], context: list[str], medicines_before: list[str]
-) -> tuple[list[str], list[str], bool]:
-    """An advice item's targets, its content words, and whether the targets are inherited:
-    a claim whose instruction names nothing but "it", "the tablets" or a schedule ("take
-    1600 mg tonight", "take them first thing in the morning") is about what was named
-    before (`context`); a dose or a tablet is a medicine's, though the user last named a
-    symptom. Its reasons and condition do not name what it is about: "take 400 mg three
-    times a day, as soon as the bleeding starts"."""
-    lowered = instruction_part(item).lower()
-    named = [e for e in entities if e in lowered]
-    found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
-    main = main_clause(without_slots(lowered))
-    instruction = topic_of(main, [e for e in named if e in main])
-    words = sorted(found.words)
-    if instruction.targets:
-        return sorted(found.targets), words, False
-    if is_assent(item):  # "Go ahead": yes to what the user asked about
-        return context, words, True
-    if instruction.refers_back or found.refers_back or states_schedule(item):
-        return (medicines(context) or medicines_before or context) if takes_medicine(item) else context, words, True
-    return sorted(found.targets or targets_of(lowered, named)), words, False
-
-
-def _dose_owner(state: SessionState, item: str) -> list[str] | None:
-    """The medicines of the latest earlier advice given the way this claim speaks of a dose
-    (unit, form or times a day; `dose_marks`): after "two 500 mg paracetamol tablets" and a
-    question about antibiotics, "you can take three 500 mg tablets" is about the paracetamol.
-    None when the claim speaks of no dose."""
-    marks = dose_marks(item)
-    if not marks:
-        return None
-    for advice in reversed(state.advice_history):
-        for claim in reversed(advice.claims):
-            named = medicines(claim.targets)
-            if named and marks & dose_marks(claim.text):
-                return named
-    return None
-
-
 @dataclass
 class _Batch:
     """The NLI pairs of one turn, scored in one call."""
@@ -205,7 +149,13 @@ class TurnPipeline:
             self.settings.sentence_neighbours,
             self.settings.sentence_min_similarity,
         )
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()  # claim embeddings, newest last
+        self.reader = ClaimReader(
+            self.services.extract_entities,
+            statements=self.settings.compare == "statements",
+            sentences=self.rule.sentences,
+            seed=self.rule.seed,
+        )
+        self.vectors = ClaimVectors(self.services.embed, self.rule)
 
     async def process(self, state: SessionState | None, turn: TurnEvent) -> TurnOutcome:
         state = state.model_copy(deep=True) if state else SessionState(session_id=turn.session_id)
@@ -244,20 +194,9 @@ class TurnPipeline:
             for fact in user_facts(text)
         ]
         state.user_facts = [*state.user_facts, *facts][-FACTS_KEPT:]
-        state.focus = sorted(targets_of(text, await self._entities(text)))
+        state.focus = sorted(targets_of(text, await self.reader.entities(text)))
         state.asked_case = asked_case(text)
         state.medicines = medicines(state.focus) or state.medicines
-
-    async def _entities(self, text: str) -> list[str]:
-        return await self.services.extract_entities(text) if self.services.extract_entities and text else []
-
-    def _units(self, text: str) -> list[str]:
-        return extract_statements(text) if self.settings.compare == "statements" else advice_items(text)
-
-    def _unit_text(self, text: str) -> str:
-        """What a turn advises (every rule: K_Conflict's evaluated pairs are those whose two
-        turns both carry advice, as seed 000 counts them)."""
-        return " ".join(extract_statements(text)) if self.settings.compare == "statements" else extract_advice(text)
 
     def _comparable(self, item: AdviceItem) -> bool:
         """Whether a turn is compared at all: by its sentences (verdict=sentences: a turn
@@ -265,50 +204,13 @@ class TurnPipeline:
         counted in K_Conflict), else by its advice."""
         return bool(item.claims) if self.rule.sentences else bool(item.text)
 
-    async def _claims(self, state: SessionState, text: str) -> list[AdviceClaim]:
-        """The atomic claims of a turn with their topics; a claim that names its object only
-        as "it" or "the medication" takes the targets of the claim before it, or of the
-        user's last turn, or the medicines last named in the conversation."""
-        if self.rule.seed:
-            return []
-        if self.rule.sentences:
-            return [AdviceClaim(text=sentence) for sentence in sentences_worth_comparing(text)]
-        by_sentence = self._items_by_sentence(text)
-        entities = await self._entities(text) if any(items for _, items in by_sentence) else []
-        named_entities = {" ".join(e.lower().split()) for e in entities}
-        # "it" is what the user just asked about or, when they named nothing ("How long until
-        # it works?"), the medicine the conversation was last about
-        claims, context = [], list(state.focus or state.medicines)
-        default = not medicines(state.focus)  # the user named no medicine: "Two tablets doesn't sound like much"
-        for sentence, sentence_items in by_sentence:
-            if not sentence_items:  # "Weight gain is common with mirtazapine." names what "your tablet" is next
-                mentioned = targets_of(sentence, [e for e in entities if e in sentence.lower()])
-                default = default and not (mentioned & named_entities)
-                context = sorted(mentioned) if mentioned & named_entities else context
-            for item in sentence_items:
-                owner = _dose_owner(state, item) if default else None
-                before = owner or state.medicines
-                targets, words, inherited = _claim_topic(item, entities, owner or context, before)
-                default = default and inherited
-                context = context if inherited else targets or context
-                claims.append(AdviceClaim(text=item, targets=targets, words=words, condition=state.asked_case))
-        state.medicines = medicines(targets_of(text, entities)) or state.medicines
-        return claims
-
-    def _items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:
-        """The turn's sentences in order, each with its advice items (statements mode: one
-        sentence, all of them)."""
-        if self.settings.compare == "statements":
-            return [(text, self._units(text))]
-        return [(sentence, advice_items(sentence)) for sentence in split_sentences(text)]
-
     async def judge_turn(
         self, earlier: Sequence[AdviceItem], current: AdviceItem, extra: Sequence[tuple[str, str]] = ()
     ) -> Judged:
         """The rule's verdict on `current` against each earlier turn; `extra` pairs (NCP's)
         are scored in the same call."""
         batch = _Batch()
-        planned = plan_pairs(earlier, current, self.rule, batch.add, await self._similarity(earlier, current))
+        planned = plan_pairs(earlier, current, self.rule, batch.add, await self.vectors.similarity(earlier, current))
         extra_rows = [batch.add(premise, hypothesis) for premise, hypothesis in extra]
         rows = await self._score(batch.pairs)
         first_round = len(batch.pairs)
@@ -319,26 +221,6 @@ class TurnPipeline:
 
     async def _score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         return await self.services.score(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
-
-    async def _similarity(self, earlier: Sequence[AdviceItem], current: AdviceItem) -> Similarity | None:
-        """Cosine of claim embeddings (cached per text): for the claims the target gate cannot
-        place, and for choosing each new sentence's nearest earlier ones (verdict=sentences)."""
-        gate_off = self.rule.topic_similarity >= 1.0 and not self.rule.sentences
-        if self.services.embed is None or self.rule.seed or gate_off:
-            return None
-        claims = [c for item in (*earlier, current) for c in item.claims]
-        if not any(needs_similarity(c) for c in claims):
-            return None
-        missing = [t for t in dict.fromkeys(c.text for c in claims) if t not in self._vectors]
-        if missing:
-            for text, vector in zip(missing, await self.services.embed(missing), strict=True):
-                self._vectors[text] = vector
-        for text in dict.fromkeys(c.text for c in claims):
-            self._vectors.move_to_end(text)
-        while len(self._vectors) > EMBEDDING_CACHE:
-            self._vectors.popitem(last=False)
-        vectors = {c.text: self._vectors[c.text] for c in claims}
-        return lambda a, b: float(vectors[a] @ vectors[b])
 
     def _justification(self, state: SessionState, verdict: TurnVerdict, turn: TurnEvent) -> UserFact | None:
         """The latest new fact the user stated between the earlier advice and this turn that
@@ -365,8 +247,8 @@ class TurnPipeline:
         current = AdviceItem(
             turn_index=turn.turn_index,
             event_id=turn.event_id,
-            text=self._unit_text(history_text),
-            claims=await self._claims(state, history_text),
+            text=self.reader.unit_text(history_text),
+            claims=await self.reader.claims(state, history_text),
         )
         previous = state.previous_advice
         state.assistant_turns += 1
@@ -429,7 +311,7 @@ class TurnPipeline:
                 event_id=turn.event_id,
                 tenant=state.tenant,
                 model=state.model,
-                advice=self._unit_text(visible),
+                advice=self.reader.unit_text(visible),
                 pair_evaluated=adjacent,
                 pair_nli=pair.nli_ab if pair else None,
                 pair_contradiction=counted,
