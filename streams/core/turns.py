@@ -25,7 +25,6 @@ import numpy as np
 from contraflow.models.events import (
     ConflictEvent,
     DriftAlert,
-    EntityMetrics,
     Role,
     ScoreEvent,
     TurnEvent,
@@ -35,21 +34,17 @@ from contraflow.models.state import AdviceItem, SessionState, UserFact
 from contraflow.streams.core.calls import EmbedFn, ExtractFn, ScoreFn
 from contraflow.streams.core.claim_vectors import ClaimVectors
 from contraflow.streams.core.extract.entity_filter import filter_entities
-from contraflow.streams.core.extract.facts import CAUTION_FACTS, asked_case, user_facts
+from contraflow.streams.core.extract.facts import asked_case, user_facts
 from contraflow.streams.core.extract.markdown import strip_markdown
 from contraflow.streams.core.extract.reasoning import strip_reasoning
-from contraflow.streams.core.extract.regimen import (
-    loosens,
-    supports,
-)
 from contraflow.streams.core.extract.repetition import clean_repetition
 from contraflow.streams.core.extract.targets import medicines, targets_of
-from contraflow.streams.core.metrics.alignment import alignment_score, alignment_texts
 from contraflow.streams.core.metrics.conflict import conflict_status, is_sampled_pair
 from contraflow.streams.core.metrics.ncp import ncp
-from contraflow.streams.core.metrics.recall import entity_scores
+from contraflow.streams.core.revision import justification
 from contraflow.streams.core.turn_claims import ClaimReader
 from contraflow.streams.core.turn_events import conflict_event, drift, status_alert
+from contraflow.streams.core.turn_metrics import entity_metrics, goal_alignment
 from contraflow.streams.core.verdict import (
     TurnVerdict,
     VerdictRule,
@@ -59,7 +54,6 @@ from contraflow.streams.core.verdict import (
 )
 from contraflow.streams.settings import default
 
-CURVE_NAMES = ("recall", "precision", "f1", "hallucinated_rate")
 FACTS_KEPT = 20  # user facts a session remembers
 
 
@@ -222,25 +216,6 @@ class TurnPipeline:
     async def _score(self, pairs: list[tuple[str, str]]) -> np.ndarray:
         return await self.services.score(pairs) if pairs else np.zeros((0, 3), dtype=np.float32)
 
-    def _justification(self, state: SessionState, verdict: TurnVerdict, turn: TurnEvent) -> UserFact | None:
-        """The latest new fact the user stated between the earlier advice and this turn that
-        can justify the change: a fact that calls for caution (pregnancy, a diagnosis, an
-        allergy, another medicine, a side effect) does not justify allowing what was
-        forbidden, or more of it. What the user reports their clinician said justifies only
-        a change its way ("The GP said go to 20 mg")."""
-        if self.rule.seed:
-            return None
-        earlier = verdict.earlier.turn_index
-        between = [
-            f
-            for f in state.user_facts
-            if earlier < f.turn_index < turn.turn_index
-            and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
-        ]
-        if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
-            between = [f for f in between if f.reason not in CAUTION_FACTS]
-        return between[-1] if between else None
-
     async def _assistant_turn(self, state: SessionState, turn: TurnEvent, outcome: TurnOutcome) -> None:
         visible = strip_markdown(strip_reasoning(turn.text))
         history_text, repetition, cleaned = clean_repetition(visible, self.settings.repetition_limit)
@@ -280,7 +255,7 @@ class TurnPipeline:
                 state.global_evaluated_pairs += 1
             if not verdict.contradicts:
                 continue
-            fact = self._justification(state, verdict, turn)
+            fact = None if self.rule.seed else justification(state, verdict, turn)
             if fact is not None:
                 state.revisions += 1
             elif key == adjacent_key:
@@ -295,7 +270,7 @@ class TurnPipeline:
         if self._comparable(current):
             state.advice_history = [*state.advice_history, current][-self.settings.advice_history :]
 
-        critical, extended = await self._entity_metrics(state, turn, visible)
+        critical, extended = await entity_metrics(state, turn, visible, self.services.extract_entities)
         status = conflict_status(state.k_conflict, self.settings.caution, self.settings.failure)
         if status != state.status:
             outcome.alerts.append(
@@ -330,31 +305,9 @@ class TurnPipeline:
                 recall_at_t10=recall_t10,
                 drift_slope=slope,
                 ncp=ncp(judged.extra[0::2, 2], judged.extra[1::2, 2]) if candidates else None,
-                alignment=await self._alignment(state),
+                alignment=await goal_alignment(state, self.services.embed),
                 repetition_ratio=repetition,
                 cleaned=cleaned,
                 ts=turn.ts,
             )
         )
-
-    async def _entity_metrics(
-        self, state: SessionState, turn: TurnEvent, visible: str
-    ) -> tuple[EntityMetrics | None, ...]:
-        """Scores against both gold sets; the curves grow by one point each (reasoning stripped)."""
-        if not state.gold_critical or self.services.extract_entities is None:
-            return None, None
-        source = strip_reasoning(turn.summary) if turn.summary else visible
-        predicted = filter_entities(await self.services.extract_entities(source))
-        results = []
-        for name, gold in (("critical", state.gold_critical), ("extended", state.gold_extended)):
-            scores = entity_scores(set(gold), predicted, visible)
-            for metric in CURVE_NAMES:
-                state.curves.setdefault(f"{metric}_{name}", []).append(getattr(scores, metric))
-            results.append(EntityMetrics(**scores.model_dump(), gold=len(gold)))
-        return tuple(results)
-
-    async def _alignment(self, state: SessionState) -> float | None:
-        texts = alignment_texts((a.text for a in state.advice_history), state.case.target_plan if state.case else None)
-        if texts is None or self.services.embed is None:
-            return None
-        return alignment_score(await self.services.embed(texts))

@@ -23,7 +23,8 @@ from contraflow.models.results import SessionResult
 from contraflow.models.state import SessionState
 from contraflow.streams.core.metrics.bootstrap import ci_if_enough
 from contraflow.streams.core.metrics.drift import drift_slope, recall_at
-from contraflow.streams.core.turns import CURVE_NAMES, TurnPipeline
+from contraflow.streams.core.turn_metrics import CURVE_NAMES
+from contraflow.streams.core.turns import TurnPipeline
 from contraflow.streams.tools.report import render_report
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
