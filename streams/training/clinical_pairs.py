@@ -16,7 +16,9 @@ either way).
   duration.
 
 Drug names are the one-word generic names with an NHS medicines page in the dictionary of
-the ``drug-named-entity-recognition`` package; activities and substances are listed here.
+the ``drug-named-entity-recognition`` package; activities and substances, and every
+phrasing, are listed in `clinical_phrasings.py`; the ways one piece of advice is said
+(doses, regimens, limits, yes and no to one target) are in `clinical_sayings.py`.
 Everything is drawn from one seeded random generator.
 """
 
@@ -26,7 +28,6 @@ import functools
 import random
 import re
 from collections.abc import Callable
-from typing import Any
 
 from contraflow.streams.core.extract.drug_dictionary import load_drug_dictionary
 from contraflow.streams.errors import BadInput
@@ -34,34 +35,32 @@ from contraflow.streams.training.clinical_phrasings import (
     ACTIVITIES,
     CONDITIONAL,
     CONDITIONS,
-    CONTINUE,
     DAYS,
     DISCOURSE,
     DOSES,
-    ENCOURAGE,
-    FOOD,
-    FREQUENCY,
-    LIMIT,
     MOVE,
-    NUMBER_WORDS,
     OTHER_PERSON,
-    PERMIT,
     PERSONS,
-    PROHIBIT,
-    PROHIBIT_CONSUMABLE,
-    REGIMEN_OPENERS,
-    REGIMEN_SENTENCES,
-    REGIMEN_VPS,
     SLOT_VALUES,
     SLOTS,
-    SMALL,
-    STOP_DRUG,
-    TIME,
     TITRATION_NEXT,
     TITRATION_START,
-    UNIT_FORMS,
     Target,
     drug_target,
+)
+from contraflow.streams.training.clinical_sayings import (
+    consistent,
+    draw_dose,
+    draw_regimen,
+    either,
+    fill,
+    fits,
+    no,
+    other_dose,
+    say_dose,
+    say_limit,
+    say_regimen,
+    yes,
 )
 from contraflow.streams.training.data import NLIExample
 
@@ -90,73 +89,6 @@ def common_drug_names() -> tuple[str, ...]:
     return tuple(sorted(names | synonyms))
 
 
-Regimen = dict[str, Any]  # slot -> value: a dose is (amount, unit), a frequency doses a day (7: weekly, 0: as needed)
-
-
-def _dose(rng: random.Random) -> tuple[float, str]:
-    unit = rng.choice(tuple(DOSES))
-    return rng.choice(DOSES[unit]), unit
-
-
-def _other_dose(rng: random.Random, dose: tuple[float, str]) -> tuple[float, str]:
-    """A different dose: another amount of the same unit, sometimes the same number in mg / micrograms."""
-    amount, unit = dose
-    if unit in ("mg", "micrograms") and rng.random() < 0.2:
-        return amount, "micrograms" if unit == "mg" else "mg"
-    return rng.choice([a for a in DOSES[unit] if a != amount]), unit
-
-
-def _say_dose(rng: random.Random, dose: tuple[float, str]) -> str:
-    amount, unit = dose
-    number = f"{amount:g}"
-    word = NUMBER_WORDS[int(amount)] if amount == int(amount) and amount < len(NUMBER_WORDS) else number
-    text = rng.choice(UNIT_FORMS[unit]).format(n=number, w=word)
-    return text + "s" if unit == "tablet" and amount != 1 else text
-
-
-def _consistent(regimen: Regimen) -> Regimen:
-    """Without a time of day ("every morning") where the frequency is not once a day."""
-    if regimen.get("freq", 1) != 1:
-        regimen.pop("time", None)
-    return regimen
-
-
-def _regimen(rng: random.Random, slots: int, required: str) -> Regimen:
-    """A regimen of `slots` slots, `required` among them; a time of day only with a
-    frequency of once a day."""
-    chosen = [required, *rng.sample([s for s in SLOTS if s != required], slots - 1)]
-    regimen = {slot: _dose(rng) if slot == "dose" else rng.choice(SLOT_VALUES[slot]) for slot in chosen}
-    if "time" in regimen and "freq" in regimen:
-        regimen["freq"] = 1
-    return regimen
-
-
-def _slot_text(rng: random.Random, slot: str, value: Any) -> str:
-    if slot == "dose":
-        return _say_dose(rng, value)
-    if slot == "days":
-        return f"for {rng.choice(DAYS[value])}"
-    return rng.choice({"freq": FREQUENCY, "time": TIME, "food": FOOD}[slot][value])
-
-
-def _fill(rng: random.Random, template: str, drug: str, regimen: Regimen, **extra: str) -> str:
-    rest = [_slot_text(rng, slot, value) for slot, value in regimen.items() if slot != "dose"]
-    rng.shuffle(rest)
-    dose = _slot_text(rng, "dose", regimen["dose"]) if "dose" in regimen else ""
-    slots = " ".join(filter(None, [dose, *rest]))
-    return template.format(drug=drug, dose=dose, rest=" ".join(rest), slots=slots, **extra)
-
-
-def _fits(template: str, regimen: Regimen) -> bool:
-    """A template that names the dose needs a regimen with one."""
-    return "{dose}" not in template or "dose" in regimen
-
-
-def _say_regimen(rng: random.Random, drug: str, regimen: Regimen) -> str:
-    templates = [rng.choice(REGIMEN_OPENERS).format(vp=vp) for vp in REGIMEN_VPS] + list(REGIMEN_SENTENCES)
-    return _fill(rng, rng.choice([t for t in templates if _fits(t, regimen)]), drug, regimen)
-
-
 def _tidy(text: str, rng: random.Random) -> str:
     """Spaces and capitals put right; sometimes a discourse opener ("Yes, ", "Actually, ")."""
     text = re.sub(r"\s+([.,])", r"\1", re.sub(r"\s+", " ", text)).strip()
@@ -164,48 +96,6 @@ def _tidy(text: str, rng: random.Random) -> str:
         opener = rng.choice(DISCOURSE)
         text = opener + (text if re.match(r"I\b", text) else text[0].lower() + text[1:])
     return text[0].upper() + text[1:]
-
-
-# -- statements about one target ------------------------------------------------------
-
-Say = Callable[[random.Random], str]  # says one fixed piece of advice, in words drawn anew each call
-
-
-def _say(rng: random.Random, target: Target, templates: tuple[str, ...], **extra: str) -> str:
-    return rng.choice(templates).format(base=target.base, gerund=target.gerund, noun=target.noun, **extra)
-
-
-def _no(target: Target) -> Say:
-    """Advice against the target: do not, avoid, not safe, must not, stop."""
-    templates = PROHIBIT + (PROHIBIT_CONSUMABLE if target.consumable else ()) + (STOP_DRUG if target.drug else ())
-    return lambda rng: _say(rng, target, templates)
-
-
-def _yes(rng: random.Random, target: Target, limits: bool = True) -> Say:
-    """One piece of advice for the target, drawn with `rng`: a permission, a recommendation,
-    a small amount allowed, or for a drug a continuation, a regimen or (with `limits`) a daily limit."""
-    makers: list[Say] = [lambda r: _say(r, target, PERMIT)]
-    if target.encouraged:
-        makers.append(lambda r: _say(r, target, ENCOURAGE))
-    if target.small:
-        small = rng.choice(target.small)
-        makers.append(lambda r: _say(r, target, SMALL, small=small))
-    if target.drug:
-        regimen, limit = _regimen(rng, rng.randint(1, 3), required=rng.choice(SLOTS)), _dose(rng)
-        makers.append(lambda r: r.choice(CONTINUE).format(drug=target.noun))
-        makers.append(lambda r: _say_regimen(r, target.noun, regimen))
-        if limits:
-            makers.append(lambda r: _say_limit(r, target.noun, limit))
-    return rng.choice(makers)
-
-
-def _say_limit(rng: random.Random, drug: str, dose: tuple[float, str]) -> str:
-    return rng.choice(LIMIT).format(drug=drug, dose=_say_dose(rng, dose))
-
-
-def _either(rng: random.Random, target: Target) -> str:
-    """Advice for or against the target."""
-    return (_yes(rng, target) if rng.random() < 0.5 else _no(target))(rng)
 
 
 def _target(rng: random.Random, drugs: tuple[str, ...], drug: bool) -> Target:
@@ -227,13 +117,13 @@ Pair = tuple[str, str]
 
 def _restated(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     target = _target(rng, drugs, rng.random() < 0.5)
-    say = _yes(rng, target) if rng.random() < 0.6 else _no(target)
+    say = yes(rng, target) if rng.random() < 0.6 else no(target)
     return say(rng), say(rng)
 
 
 def _reversed(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     target = _target(rng, drugs, rng.random() < 0.5)
-    pair = _yes(rng, target)(rng), _no(target)(rng)
+    pair = yes(rng, target)(rng), no(target)(rng)
     return pair if rng.random() < 0.5 else pair[::-1]
 
 
@@ -243,48 +133,48 @@ def _changed_slot(slot: str) -> Callable[[random.Random, tuple[str, ...]], Pair]
 
     def pair(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
         drug = rng.choice(drugs)
-        regimen = _regimen(rng, rng.randint(1, 3), required=slot)
+        regimen = draw_regimen(rng, rng.randint(1, 3), required=slot)
         old = regimen[slot]
-        new = _other_dose(rng, old) if slot == "dose" else rng.choice([v for v in SLOT_VALUES[slot] if v != old])
+        new = other_dose(rng, old) if slot == "dose" else rng.choice([v for v in SLOT_VALUES[slot] if v != old])
         kept = {s: v for s, v in regimen.items() if s != slot and rng.random() < 0.5}
-        changed = _consistent({slot: new, **kept})
-        return _say_regimen(rng, drug, regimen), _say_regimen(rng, drug, changed)
+        changed = consistent({slot: new, **kept})
+        return say_regimen(rng, drug, regimen), say_regimen(rng, drug, changed)
 
     return pair
 
 
 def _changed_limit(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
-    drug, dose = rng.choice(drugs), _dose(rng)
-    return _say_limit(rng, drug, dose), _say_limit(rng, drug, _other_dose(rng, dose))
+    drug, dose = rng.choice(drugs), draw_dose(rng)
+    return say_limit(rng, drug, dose), say_limit(rng, drug, other_dose(rng, dose))
 
 
 def _other_target(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     """Advice on two different targets, each for or against."""
     first, second = rng.choice(((True, True), (True, False), (False, True), (False, False)))
     one = _target(rng, drugs, first)
-    return _either(rng, one), _either(rng, _other_than(rng, drugs, one, second))
+    return either(rng, one), either(rng, _other_than(rng, drugs, one, second))
 
 
 def _refinement(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     """One drug's regimen told in two parts on different slots (in the morning / with food)."""
     drug = rng.choice(drugs)
-    regimen = _regimen(rng, rng.randint(2, 4), required=rng.choice(SLOTS))
+    regimen = draw_regimen(rng, rng.randint(2, 4), required=rng.choice(SLOTS))
     slots = list(regimen)
     rng.shuffle(slots)
     cut = rng.randint(1, len(slots) - 1)
     first, second = ({s: regimen[s] for s in part} for part in (slots[:cut], slots[cut:]))
-    return _say_regimen(rng, drug, first), _say_regimen(rng, drug, second)
+    return say_regimen(rng, drug, first), say_regimen(rng, drug, second)
 
 
 def _titration(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     drug, days = rng.choice(drugs), rng.choice(tuple(DAYS))
-    start = _dose(rng)
+    start = draw_dose(rng)
     amount, unit = start
     then = rng.choice([a for a in DOSES[unit] if a != amount]), unit
-    first = rng.choice(TITRATION_START).format(drug=drug, dose=_say_dose(rng, start), days=rng.choice(DAYS[days]))
+    first = rng.choice(TITRATION_START).format(drug=drug, dose=say_dose(rng, start), days=rng.choice(DAYS[days]))
     move = rng.choice(MOVE[then[0] > amount])
     second = rng.choice(TITRATION_NEXT).format(
-        drug=drug, dose=_say_dose(rng, then), days=rng.choice(DAYS[days]), move=move
+        drug=drug, dose=say_dose(rng, then), days=rng.choice(DAYS[days]), move=move
     )
     return first, second
 
@@ -293,19 +183,21 @@ def _conditional(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     """Conditional advice on a drug against advice on another target, or against a plain
     yes to the same drug ("Keep taking X." / "If you get a rash, stop X.")."""
     drug = drug_target(rng.choice(drugs))
-    said = rng.choice(CONDITIONAL).format(drug=drug.noun, dose=_say_dose(rng, _dose(rng)), cond=rng.choice(CONDITIONS))
+    said = rng.choice(CONDITIONAL).format(
+        drug=drug.noun, dose=say_dose(rng, draw_dose(rng)), cond=rng.choice(CONDITIONS)
+    )
     if rng.random() < 0.5:
-        return said, _either(rng, _other_than(rng, drugs, drug, rng.random() < 0.5))
-    return _yes(rng, drug, limits=False)(rng), said
+        return said, either(rng, _other_than(rng, drugs, drug, rng.random() < 0.5))
+    return yes(rng, drug, limits=False)(rng), said
 
 
 def _other_person(rng: random.Random, drugs: tuple[str, ...]) -> Pair:
     """Advice on a drug for someone else against advice on it for the patient."""
     drug = drug_target(rng.choice(drugs))
-    regimen = _regimen(rng, rng.randint(1, 3), required=rng.choice(SLOTS))
-    template = rng.choice([t for t in OTHER_PERSON if _fits(t, regimen)])
-    theirs = _fill(rng, template, drug.noun, regimen, person=rng.choice(PERSONS))
-    return theirs, _either(rng, drug)
+    regimen = draw_regimen(rng, rng.randint(1, 3), required=rng.choice(SLOTS))
+    template = rng.choice([t for t in OTHER_PERSON if fits(t, regimen)])
+    theirs = fill(rng, template, drug.noun, regimen, person=rng.choice(PERSONS))
+    return theirs, either(rng, drug)
 
 
 Family = Callable[[random.Random, tuple[str, ...]], Pair]
