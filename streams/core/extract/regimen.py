@@ -15,7 +15,8 @@ after a week") are not held against plain instructions: they are not reversals.
 
 The claim's parts are read in `regimen_clauses`, the slots in `regimen_slots`, where two
 claims disagree in `regimen_disagreement`, with the words and patterns of
-`regimen_patterns`; this module reads one claim whole (`regimen_of`) and compares two.
+`regimen_patterns` and `regimen_values`; this module reads one claim whole (`regimen_of`)
+and compares two.
 
 How a verdict uses this: `streams.verdict` (the `regimen` rule)."""
 
@@ -49,7 +50,6 @@ from contraflow.streams.core.extract.regimen_patterns import (
     RESUME,
     RULED_OUT_CHANGE,
     TOPIC_INTRODUCER,
-    UNITS,
     UNSURE,
 )
 from contraflow.streams.core.extract.regimen_slots import (
@@ -67,6 +67,7 @@ from contraflow.streams.core.extract.regimen_slots import (
     times_of,
     without_slots,
 )
+from contraflow.streams.core.extract.regimen_values import UNITS
 from contraflow.streams.core.extract.targets import targets_of
 
 # words for a medicine's form: "the tablets" are whichever medicine is under discussion

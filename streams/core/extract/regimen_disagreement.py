@@ -5,8 +5,9 @@ and whether one claim already says what another says on a slot (`restates`)."""
 
 from __future__ import annotations
 
-from contraflow.streams.core.extract.regimen_patterns import CIRCUMSTANCES, CLASS_ALIASES, CLASS_NAMES, EVERY_DAY
+from contraflow.streams.core.extract.regimen_patterns import CIRCUMSTANCES, CLASS_ALIASES, CLASS_NAMES
 from contraflow.streams.core.extract.regimen_slots import Regimen
+from contraflow.streams.core.extract.regimen_values import EVERY_DAY
 from contraflow.streams.core.extract.targets import substance_name
 
 
