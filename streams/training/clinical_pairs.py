@@ -16,9 +16,10 @@ either way).
   duration.
 
 Drug names are the one-word generic names with an NHS medicines page in the dictionary of
-the ``drug-named-entity-recognition`` package; activities and substances, and every
-phrasing, are listed in `clinical_phrasings.py`; the ways one piece of advice is said
-(doses, regimens, limits, yes and no to one target) are in `clinical_sayings.py`.
+the ``drug-named-entity-recognition`` package; activities and substances are listed in
+`clinical_targets.py`, every phrasing in `clinical_phrasings.py`; the ways one piece of
+advice is said (doses, regimens, limits, yes and no to one target) are in
+`clinical_sayings.py`.
 Everything is drawn from one seeded random generator.
 """
 
@@ -32,7 +33,6 @@ from collections.abc import Callable
 from contraflow.streams.core.extract.drug_dictionary import load_drug_dictionary
 from contraflow.streams.errors import BadInput
 from contraflow.streams.training.clinical_phrasings import (
-    ACTIVITIES,
     CONDITIONAL,
     CONDITIONS,
     DAYS,
@@ -45,8 +45,6 @@ from contraflow.streams.training.clinical_phrasings import (
     SLOTS,
     TITRATION_NEXT,
     TITRATION_START,
-    Target,
-    drug_target,
 )
 from contraflow.streams.training.clinical_sayings import (
     consistent,
@@ -62,6 +60,7 @@ from contraflow.streams.training.clinical_sayings import (
     say_regimen,
     yes,
 )
+from contraflow.streams.training.clinical_targets import ACTIVITIES, Target, drug_target
 from contraflow.streams.training.data import NLIExample
 
 SOURCE = "clinical"

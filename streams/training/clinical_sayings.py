@@ -31,8 +31,8 @@ from contraflow.streams.training.clinical_phrasings import (
     STOP_DRUG,
     TIME,
     UNIT_FORMS,
-    Target,
 )
+from contraflow.streams.training.clinical_targets import Target
 
 Regimen = dict[str, Any]  # slot -> value: a dose is (amount, unit), a frequency doses a day (7: weekly, 0: as needed)
 

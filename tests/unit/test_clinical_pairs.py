@@ -10,7 +10,7 @@ import pytest
 import contraflow.streams.training.train
 from contraflow.streams.tools.cli import main
 from contraflow.streams.training.clinical_pairs import FAMILIES, clinical_pairs, common_drug_names
-from contraflow.streams.training.clinical_phrasings import ACTIVITIES
+from contraflow.streams.training.clinical_targets import ACTIVITIES
 from contraflow.streams.training.data import NLIExample
 from contraflow.streams.training.train import TrainConfig, train, training_examples
 
