@@ -75,7 +75,7 @@ class SentenceEmbedder:
         # stored, int8 with its scales or float, and only the rows a batch looks up are widened
         self.words = weights.pop(WORD_EMBEDDINGS), scales.pop(WORD_EMBEDDINGS, None)
         self.tables = {name: _widen(weights.pop(name), None) for name in SMALL_TABLES}
-        self.session = _encoder_session(_graph_for(path, config), weights, scales)
+        self.session, self._session_weights = _encoder_session(_graph_for(path, config), weights, scales)
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=self.max_seq_length)
         self.tokenizer.enable_padding(pad_id=int(config.get("pad_token_id", 0)))
@@ -129,7 +129,7 @@ def _encoder_session(graph: Path, weights: dict[str, np.ndarray], scales: dict[s
     each linear weight as MatMulNBits takes it (the int8 blocks offset by 128 as uint8,
     [out, in / BLOCK, BLOCK], their scales in float32; a float model's weights are put in
     that form here, as `quantize_weights` would store them), the other tensors in float32.
-    The session keeps the arrays, whose memory its OrtValues share."""
+    Returns the session and those arrays, whose memory its OrtValues share: keep both."""
     import onnxruntime as ort
 
     values = {}
@@ -148,9 +148,7 @@ def _encoder_session(graph: Path, weights: dict[str, np.ndarray], scales: dict[s
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     names = sorted(values)
     options.add_external_initializers(names, [ort.OrtValue.ortvalue_from_numpy(values[name]) for name in names])
-    session = ort.InferenceSession(graph.read_bytes(), options, providers=["CPUExecutionProvider"])
-    session.weights = values  # the OrtValues share these arrays' memory
-    return session
+    return ort.InferenceSession(graph.read_bytes(), options, providers=["CPUExecutionProvider"]), values
 
 
 def _widen(values: np.ndarray, scales: np.ndarray | None) -> np.ndarray:
