@@ -1,6 +1,6 @@
-"""The arguments of `contraflow nli train | label | eval | export | unpack | calibrate` (streams/training/commands.py
-runs them). Apart from the commands, so that building the command line imports nothing heavy:
-every `contraflow worker` builds it."""
+"""The arguments of `contraflow nli train | label | eval | export | unpack | average | calibrate`
+(streams/training/commands.py runs them). Apart from the commands, so that building the command
+line imports nothing heavy: every `contraflow worker` builds it."""
 
 from __future__ import annotations
 
@@ -97,6 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("unpack", help="write an int8 export (e.g. the shipped model) back as a Hugging Face folder")
     p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")
     p.add_argument("out_dir", help="output directory (a --backbone for nli train)")
+
+    p = sub.add_parser("average", help="average the weights of models fine-tuned from one starting point")
+    p.add_argument("models", nargs="+", help="Hugging Face folders (OUT/hf of nli train), at least two")
+    p.add_argument("--out", required=True, help="output folder (export it with nli export)")
 
     p = sub.add_parser("calibrate", help="sensitivity thresholds (strict, balanced, lenient) from dev files")
     p.add_argument("files", nargs="+", help="labelled dev JSONL files")

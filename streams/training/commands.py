@@ -1,4 +1,4 @@
-"""`contraflow nli train | label | eval | export | unpack | calibrate`: one function per command."""
+"""`contraflow nli train | label | eval | export | unpack | average | calibrate`: one function per command."""
 
 from __future__ import annotations
 
@@ -115,6 +115,13 @@ def unpack_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def average_command(args: argparse.Namespace) -> int:
+    from contraflow.streams.training.average import average_models
+
+    print(f"wrote {average_models([Path(model) for model in args.models], Path(args.out))}")
+    return 0
+
+
 def calibrate_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.calibrate import calibrate
     from contraflow.streams.training.evaluate import evaluate_file
@@ -135,6 +142,7 @@ COMMANDS = {
     "eval": eval_command,
     "export": export_command,
     "unpack": unpack_command,
+    "average": average_command,
     "calibrate": calibrate_command,
 }
 
