@@ -22,7 +22,7 @@ WEIGHTS = "model.safetensors"
 
 
 def average_models(models: list[Path], out: Path) -> Path:
-    """Write the mean of `models`' weights (float32 arithmetic, stored in the first model's
+    """Write the mean of `models`' weights (float64 arithmetic, stored in the first model's
     dtype) with the first model's other files to `out`; the path of the weights written."""
     from safetensors.numpy import load_file, save_file
 
