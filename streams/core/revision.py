@@ -1,6 +1,6 @@
 """A justified revision is not a flip-flop (docs/verdicts.md §4): a contradicting pair is
-a revision when the user stated, between the two pieces of advice, a new fact that can
-justify the change."""
+a revision when the user stated, after the earlier advice and since the assistant last
+spoke, a new fact that can justify the change."""
 
 from __future__ import annotations
 
@@ -12,16 +12,20 @@ from contraflow.streams.core.verdict import TurnVerdict
 
 
 def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) -> UserFact | None:
-    """The latest new fact the user stated between the earlier advice and this turn that
-    can justify the change: a fact that calls for caution (pregnancy, a diagnosis, an
-    allergy, another medicine, a side effect) does not justify allowing what was
-    forbidden, or more of it. What the user reports their clinician said justifies only
-    a change its way ("The GP said go to 20 mg")."""
-    earlier = verdict.earlier.turn_index
+    """The latest new fact the user stated since the assistant last spoke (and after the
+    earlier advice) that can justify the change: a fact the assistant has already answered
+    without changing course does not explain a change made later ("I also take calcium",
+    then advice as before, then "mornings are chaos" and a new timing is a flip-flop). A
+    fact that calls for caution (pregnancy, a diagnosis, an allergy, another medicine, a
+    side effect) does not justify allowing what was forbidden, or more of it. What the user
+    reports their clinician said justifies only a change its way ("The GP said go to 20 mg")."""
+    since = verdict.earlier.turn_index
+    if state.previous_advice is not None:  # the assistant turn before this one
+        since = max(since, state.previous_advice.turn_index)
     between = [
         f
         for f in state.user_facts
-        if earlier < f.turn_index < turn.turn_index and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
+        if since < f.turn_index < turn.turn_index and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
     ]
     if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
         between = [f for f in between if f.reason not in CAUTION_FACTS]

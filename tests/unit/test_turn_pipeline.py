@@ -267,6 +267,31 @@ async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> N
     assert contradiction.kind == "turn_self_contradiction"
 
 
+async def test_a_fact_the_assistant_already_answered_does_not_excuse_a_later_change() -> None:
+    """ "I also take omeprazole and calcium" was answered with the levothyroxine advice unchanged; the switch
+    to breakfast two turns later answers "mornings are chaos", which is no new fact: a
+    flip-flop. The same switch right after a new fact is a revision."""
+    pipeline = pipeline_finding("levothyroxine", "omeprazole", "calcium", "coeliac disease")
+    turns = [
+        turn(0, "Take levothyroxine first thing in the morning on an empty stomach."),
+        turn(1, "I also take omeprazole and calcium tablets.", Role.user),
+        turn(2, "Keep the calcium at least four hours away from the levothyroxine."),
+        turn(3, "Mornings are chaos with the kids. Is there an easier way?", Role.user),
+        turn(4, "Take levothyroxine with your breakfast."),
+    ]
+    _, outcomes = await run(pipeline, turns)
+    [flip] = outcomes[4].conflicts
+    assert flip.kind == "turn_self_contradiction" and flip.justified_by is None
+    told_now = [t.model_copy(update={"session_id": "s2"}) for t in turns[:3]] + [
+        turn(3, "I've just been diagnosed with coeliac disease.", Role.user, session="s2"),
+        turn(4, "Take levothyroxine with your breakfast.", session="s2"),
+    ]
+    _, outcomes = await run(pipeline, told_now)
+    [revision] = outcomes[4].conflicts
+    assert revision.kind == "turn_revision" and revision.justified_by is not None
+    assert revision.justified_by.turn_index == 3
+
+
 async def test_go_ahead_says_yes_to_what_the_user_asked_about() -> None:
     pipeline = TurnPipeline(TurnServices(score=ScriptedNLI({})), TurnSettings(verdict="regimen", stride=1))
     turns = [
