@@ -71,3 +71,33 @@ def test_the_case_a_user_asks_about_is_kept_and_a_request_under_a_condition_is_n
     assert asked_case("Thanks. What if I miss a dose?") == "if I miss a dose"
     assert asked_case("Can't I just take it with breakfast if I'm in a rush?") is None
     assert asked_case("What should I do? It's still sore.") is None
+
+
+def test_a_symptom_denied_is_no_symptom() -> None:
+    assert user_facts("They said as long as I feel fine and I'm not short of breath I can fly.") == []
+    assert user_facts("No dizziness so far, and I don't get headaches any more.") == []
+    assert [f.reason for f in user_facts("I've got a rash on my arms since Tuesday.")] == ["side_effect"]
+
+
+def test_pain_somewhere_and_dark_urine_are_new_symptoms() -> None:
+    text = "For the last 4 days I have severe pain in both thighs, and today my urine is dark like cola."
+    assert [f.reason for f in user_facts(text)] == ["side_effect"]
+
+
+def test_a_medicine_someone_gave_is_another_medication() -> None:
+    for text in (
+        "I just got back from the walk-in, they gave me clarithromycin 500 twice a day for 7 days.",
+        "I was given amoxicillin at the hospital.",
+    ):
+        assert [f.reason for f in user_facts(text)] == ["medication"], text
+
+
+def test_what_the_family_believes_is_push_back() -> None:
+    assert user_facts("My mother says antibiotics are heavy for the body and once fever goes we should stop.") == []
+
+
+def test_a_reassuring_result_outranks_the_caution_in_the_same_sentence() -> None:
+    """A caution fact cannot justify allowing more; a sentence that also gives a reassuring
+    result can ("don't take paracetamol" → assessed, bloods fine → "paracetamol is fine")."""
+    [fact] = user_facts("They took bloods, gave me IV antibiotics, and my neutrophils were actually fine.")
+    assert fact.reason == "test_result"

@@ -23,6 +23,7 @@ _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we
 # facts that call for more caution, not less: after "I'm pregnant" or "I also take
 # furosemide", allowing what was forbidden, or more of it, is no revision they justify
 CAUTION_FACTS = frozenset({"pregnancy", "diagnosis", "allergy", "medication", "side_effect"})
+_ONE_WAY = CAUTION_FACTS | {"clinician"}  # facts that justify a change one way only
 
 FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "pregnancy": re.compile(
@@ -59,8 +60,9 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "medication": re.compile(
         rf"\b{_I}\s+(?:also\s+|already\s+|now\s+|just\s+|recently\s+)?(?:take|takes|taking|been\s+taking|"
         r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
-        r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using)\b|"
-        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\bprescribed\s+(?:me|him|her)\b",
+        r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using|"
+        r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given)\b|"
+        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us)\b",
         re.IGNORECASE,
     ),
     "test_result": re.compile(
@@ -93,7 +95,11 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:ankles?|feet|legs?)\s+(?:are\s+|have\s+|has\s+|got\s+)?(?:swell\w*|puff\w*)|flush(?:ed|ing)|"
         r"hot\s+flushes|dry\s+mouth|hair\s+(?:loss|falling\s+out)|blurred\s+vision|tingling|numbness|pins\s+and\s+needles|"
         r"ringing\s+in|faint(?:ed|ing)?|racing\s+heart|heart\s+(?:is\s+)?racing|jittery|shaky|tremor|"
-        r"low\s+mood|mood\s+swings|exhausted|fatigue|tiredness|drowsiness|light-?headed)\b",
+        r"low\s+mood|mood\s+swings|exhausted|fatigue|tiredness|drowsiness|light-?headed|"
+        # pain somewhere, dark urine, a rash: "severe pain in both thighs", "my urine is dark like cola"
+        r"(?:severe|bad|terrible|awful|sharp|chest|back|joint|tummy|abdominal)\s+pains?|pains?\s+in\s+(?:my|his|her|both|the)|"
+        r"(?:dark|brown|red|pink|cola-coloured)\s+(?:urine|wee|pee)|(?:urine|wee|pee)\s+(?:is|was|has\s+been|looks)\s+"
+        r"(?:\w+\s+)?(?:dark|brown|red|pink)|rash)\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution
@@ -127,7 +133,10 @@ _OTHERS = re.compile(
 # what the user believed or heard is push-back, not a new fact about the person
 _BELIEF = re.compile(
     r"\b(?:i|we)\s+(?:thought|heard|read|believed|assumed|was\s+under\s+the\s+impression)\b|"
-    r"\b(?:i've|we've)\s+(?:read|heard)\b",
+    r"\b(?:i've|we've)\s+(?:read|heard)\b|"
+    # what the family believes: "my mother says antibiotics are heavy for the body"
+    r"\b(?:my|her|his|our)\s+(?:mother|mum|mom|father|dad|parents|wife|husband|partner|grandmother|gran|nan|family)"
+    r"\s+(?:says|said|thinks|reckons|believes|swears)\b",
     re.IGNORECASE,
 )
 # asking leave to take something is a request, not a medication the person is on
@@ -142,9 +151,16 @@ def names_a_drug(sentence: str) -> bool:
     return bool(drug_spans(_WORD.findall(sentence.lower())))
 
 
+# a symptom denied is no symptom: "I'm not short of breath", "no dizziness", "I don't get headaches"
+_DENIED = re.compile(r"(?:\b(?:not|no|never|without|nor)|n't)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+
 def _is_reason(name: str, sentence: str) -> bool:
     """Whether `sentence` states a fact of kind `name`."""
-    if not FACT_PATTERNS[name].search(sentence):
+    matches = list(FACT_PATTERNS[name].finditer(sentence))
+    if name == "side_effect":
+        matches = [m for m in matches if not _DENIED.search(sentence[: m.start()])]
+    if not matches:
         return False
     if name == "medication":  # another medication: one is named, and not only asked about
         return names_a_drug(sentence) and not _ASKS_LEAVE.search(sentence)
@@ -160,16 +176,20 @@ class Fact:
 
 
 def user_facts(text: str) -> list[Fact]:
-    """The facts a user turn states, one per sentence (its first matching reason)."""
+    """The facts a user turn states, one per sentence: its first matching reason, or the
+    first that does not only call for caution when there is one (such a fact can justify
+    allowing more, `revision.justification`)."""
     facts: list[Fact] = []
     for sentence in split_sentences(text):
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
             continue
         if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
             continue
-        reason = next((name for name in FACT_PATTERNS if _is_reason(name, sentence)), None)
-        if reason is not None:
-            facts.append(Fact(reason, sentence))
+        reasons = [name for name in FACT_PATTERNS if _is_reason(name, sentence)]
+        if (
+            reasons
+        ):  # one that can justify a change either way first ("they gave me IV antibiotics and my bloods were fine")
+            facts.append(Fact(next((r for r in reasons if r not in _ONE_WAY), reasons[0]), sentence))
     return facts
 
 
