@@ -648,6 +648,16 @@ def test_a_dose_that_comes_to_the_daily_limit_keeps_to_it() -> None:
     assert disagreement(dose, limit) is None
 
 
+def test_going_up_to_more_a_day_raises_the_limit_and_is_no_titration_step() -> None:
+    """ "It's fine to go up to 12 capsules in 24 hours" after "no more than 8" raises the daily
+    ceiling; "after two weeks, go up to 100 mg a day" stays a planned step."""
+    cap = regimen_of("No more than 8 capsules (16 mg) in 24 hours.", frozenset({"loperamide"}))
+    raised = regimen_of("On a travel day it's fine to go up to 12 capsules in 24 hours.", frozenset({"loperamide"}))
+    assert not raised.changing and disagreement(cap, raised) == "amount"
+    step = regimen_of("After two weeks, go up to 100 mg a day.", frozenset({"sertraline"}))
+    assert step.changing and disagreement(regimen_of("Take 50 mg a day.", frozenset({"sertraline"})), step) is None
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -38,6 +38,7 @@ from contraflow.streams.core.extract.regimen_clauses import (
 )
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, larger_amount
 from contraflow.streams.core.extract.regimen_patterns import (
+    CEILING,
     CHANGING,
     LIMIT,
     MEDICINE_WORDS,
@@ -190,7 +191,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         conditional=condition is not None,
         # "if she's not sure whether she's had it": doubt is a case of its own, in words of no content
         conditions=content_words(condition or "") | ({"unsure"} if UNSURE.search(condition or "") else set()),
-        changing=bool(CHANGING.search(lowered)) and not rules_out_change,
+        changing=bool(CHANGING.search(CEILING.sub(" ", lowered))) and not rules_out_change,
         days=days_of(lowered),
         resumes=bool(RESUME.search(instruction)),
         other_action=other_action_of(instruction, head, lowered),

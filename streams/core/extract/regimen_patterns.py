@@ -91,6 +91,8 @@ CHANGING = re.compile(
     r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*|"
     r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
 )
+# a ceiling, not a step: "it's fine to go up to 12 capsules in 24 hours" raises a daily limit
+CEILING = re.compile(r"\bgo(?:ing)? up to\b[^.;]*?\b(?:in|per|a|each|every) (?:24 ?hours|day|24h)\b")
 # subordinate clauses: context, not the instruction
 SUBORDINATE = re.compile(
     r"\b(?:if|unless|while|whilst|when|whenever|because|since|as long as|until|in case|so that|"
