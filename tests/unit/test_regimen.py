@@ -658,6 +658,16 @@ def test_going_up_to_more_a_day_raises_the_limit_and_is_no_titration_step() -> N
     assert step.changing and disagreement(regimen_of("Take 50 mg a day.", frozenset({"sertraline"})), step) is None
 
 
+def test_any_count_of_times_a_day_is_a_frequency() -> None:
+    """ "Up to three times a day" against "up to six times a day" changes how often, as
+    "twice" against "three times" does."""
+    ibuprofen = frozenset({"ibuprofen"})
+    three = regimen_of("Ibuprofen 400 mg up to three times a day with food.", ibuprofen)
+    six = regimen_of("You can keep taking ibuprofen 400 mg up to six times a day with food.", ibuprofen)
+    assert six.per_day == 6.0 and regimen_of("Use the drops 5 times a day.", frozenset({"drops"})).per_day == 5.0
+    assert disagreement(three, six) == "frequency"
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -79,6 +79,8 @@ FREQUENCIES = (
         2.0,
     ),
     (re.compile(r"\bevery (\d+) hours\b|(?<!at least )(?<!at least about )\b(\d+) hours apart\b"), None),
+    # any other count: "up to six times a day", "5 times a day" (read by `times_a_day`)
+    (re.compile(r"\b(\d+|five|six|seven|eight|nine|ten|twelve) times (?:a|per|each) day\b"), "count"),
     # all of the day's tablets at once: "take both tablets together", "1000 mg in one go"
     (re.compile(r"\b(?:both|all) (?:\w+ )?(?:tablets|capsules|doses) (?:together|at once)\b|\bin one go\b"), 1.0),
     (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
