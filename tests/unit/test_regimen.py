@@ -668,6 +668,15 @@ def test_any_count_of_times_a_day_is_a_frequency() -> None:
     assert disagreement(three, six) == "frequency"
 
 
+def test_a_ceiling_moved_under_the_same_dose_is_a_change_of_amount() -> None:
+    paracetamol = frozenset({"paracetamol"})
+    eight = regimen_of("You can take 2 tablets every 4–6 hours, with a maximum of 8 tablets in 24 hours.", paracetamol)
+    twelve = regimen_of("Take up to 2 tablets at a time, and no more than 12 tablets in 24 hours.", paracetamol)
+    assert disagreement(eight, twelve) == "amount"
+    again = regimen_of("Two tablets at a time is fine, up to 8 tablets in 24 hours.", paracetamol)
+    assert disagreement(eight, again) is None
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -60,6 +60,13 @@ def _amounts_in(regimen: Regimen, unit: str, daily: bool) -> set[float]:
     return given | {v * often for v in given} if often else given
 
 
+def _cap_moved(a: Regimen, b: Regimen, unit: str) -> bool:
+    """Two limits with the same dose and a different ceiling: "2 tablets every 4–6 hours, a
+    maximum of 8 in 24 hours" / "up to 2 tablets at a time, no more than 12 in 24 hours"."""
+    first, second = sorted(v for v, u in a.amounts if u == unit), sorted(v for v, u in b.amounts if u == unit)
+    return len(first) > 1 and len(second) > 1 and first[0] == second[0] and first[-1] != second[-1]
+
+
 def larger_amount(more: Regimen, less: Regimen) -> bool:
     """Whether `more` gives a larger amount than `less` in a unit both give."""
     units = {u for _, u in more.amounts} & {u for _, u in less.amounts}
@@ -107,6 +114,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         return None
     if not (a.changing or b.changing):
         units = {unit for _, unit in a.amounts} & {unit for _, unit in b.amounts}
+        if a.limit and b.limit and any(_cap_moved(a, b, unit) for unit in units):
+            return "amount"
         limit, dose = (a, b) if a.limit else (b, a)
         # a dose within a limit keeps to it ("no more than 300 mg in 24 hours" / "take 50 mg"); a permission
         # "up to" an amount is an allowance, compared as one ("keep it to 2 units" / "you can have up to 6")
