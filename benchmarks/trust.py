@@ -19,7 +19,8 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout14 # held aside in session 24 (40 sessions, blind), first run in session 25
     python benchmarks/trust.py --set holdout15 # held aside in session 24 (40 sessions, blind), first run in session 25
     python benchmarks/trust.py --set holdout16 # held aside in session 25 (40 sessions, blind), first run in session 26
-    python benchmarks/trust.py --set holdout17 # held aside in session 26 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout17 # held aside in session 26 (40 sessions, blind), first run in session 26
+    python benchmarks/trust.py --set holdout18 # held aside in session 26 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 160 sessions written in session 19 to train the sentence judge on
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -116,6 +117,7 @@ SETS = {
     "holdout15": "holdout15.jsonl",
     "holdout16": "holdout16.jsonl",
     "holdout17": "holdout17.jsonl",
+    "holdout18": "holdout18.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
