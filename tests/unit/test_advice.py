@@ -273,6 +273,14 @@ def test_the_items_of_a_list_of_things_to_avoid_are_prohibitions() -> None:
     ]
 
 
+def test_best_avoided_is_a_prohibition() -> None:
+    from contraflow.streams.core.extract.regimen import regimen_of
+
+    sentence = "With your kidneys, ibuprofen is best avoided."
+    assert advice_items(sentence) == [sentence]
+    assert regimen_of(sentence, frozenset({"ibuprofen"})).polarity == -1
+
+
 def test_a_prohibition_after_so_is_its_own_item() -> None:
     items = advice_items("It's important to keep water out of that ear, so no swimming until the eardrum has healed.")
     assert items == ["It's important to keep water out of that ear", "no swimming until the eardrum has healed."]

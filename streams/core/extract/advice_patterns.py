@@ -75,6 +75,8 @@ DIRECTIVE = re.compile(
     r"contraindicated|safe|unsafe|fine|okay|ok|a\s+good\s+(?:idea|option|choice)|the\s+(?:best|right)\s+"
     r"(?:option|choice|amount|dose)|best\s+avoided|off[-\s]limits|allowed|not\s+allowed|enough|plenty|sufficient|"
     r"necessary|needed|required)\s+(?:with|for|during|while|in|to|on|when|if|alongside|together|now|here)\b|"
+    # "ibuprofen is best avoided"
+    r"\b(?:is|are|'s|'re)\s+best\s+avoided\b|"
     r"\b(?:make\s+sure|be\s+sure\s+to|be\s+careful|try\s+to|try\s+not\s+to|there(?:'s|\s+is)\s+no\s+need\s+to|"
     r"no\s+need\s+to|the\s+(?:best|safest)\s+(?:thing|option|choice|approach)(?:\s+\w+){0,3}?\s+(?:is|would\s+be)|"
     # "the easiest is to take it in the morning", "the sensible thing is not to take him tomorrow"
