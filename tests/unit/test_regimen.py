@@ -677,6 +677,25 @@ def test_a_ceiling_moved_under_the_same_dose_is_a_change_of_amount() -> None:
     assert disagreement(eight, again) is None
 
 
+def test_ruling_out_a_step_up_keeps_the_regimen_as_it_is() -> None:
+    """ "Don't go up to twice a day next week" is "carry on once a day", not a change of
+    frequency or polarity; "keep steering clear of ibuprofen" keeps a prohibition."""
+    metformin = frozenset({"metformin"})
+    once = regimen_of("Take one 500 mg tablet once a day with your evening meal.", metformin)
+    not_yet = regimen_of("Don't go up to twice a day next week.", metformin)
+    assert not_yet.polarity == 1 and not_yet.per_day is None and disagreement(once, not_yet) is None
+    ibuprofen = frozenset({"ibuprofen"})
+    avoid = regimen_of("Please avoid ibuprofen while he's on warfarin.", ibuprofen)
+    assert disagreement(avoid, regimen_of("Keep steering clear of ibuprofen.", ibuprofen)) is None
+
+
+def test_a_child_named_by_age_is_a_person_of_their_own() -> None:
+    calpol = frozenset({"paracetamol"})
+    child = regimen_of("Your 4-year-old can have 7.5 ml every 6 hours.", calpol)
+    assert child.person == "4-year-old"
+    assert disagreement(child, regimen_of("You can take 1 g every 6 hours.", calpol)) is None
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

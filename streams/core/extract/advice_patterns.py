@@ -172,7 +172,7 @@ CLAUSE_SPLIT = re.compile(
 # the people advice may be for, other than the reader: "your son", "your dad"
 RELATIVES = (
     r"son|daughter|child|children|kid|kids|baby|toddler|husband|wife|partner|dad|father|mum|mom|mother|"
-    r"brother|sister|grandmother|grandfather|gran|grandad|friend|parent|parents"
+    r"brother|sister|grandmother|grandfather|gran|grandad|friend|parent|parents|\d+[- ](?:year|month|week)[- ]old"
 )
 # someone other than the reader, and how the directive binds them: "Your father should ", "He must not "
 SUBJECT = re.compile(

@@ -182,7 +182,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         # the amount the instruction gives, not one its explanation restates ("take 1600 mg —
         # your usual 800 mg plus the 800 mg you missed"); none for a change ruled out
         amounts=frozenset() if rules_out_change else given_amounts(lowered),
-        per_day=per_day_of(lowered),
+        per_day=None if rules_out_change else per_day_of(lowered),
         times=times_of(schedule_text(lowered)),
         food=food_of(schedule_text(lowered)),
         one_dose_of_several=bool(ONE_DOSE_OF_SEVERAL.search(lowered)),

@@ -22,7 +22,7 @@ CONTRACTIONS = (
 FLIPS = re.compile(
     r"\b(?:not|never|no|none|nothing|neither|nor|avoid\w*|stop\w*|skip\w*|quit\w*|discontinu\w*|"
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
-    r"steer clear|come off|coming off|give up(?!\s+to\b)|"
+    r"steer(?:s|ing)? clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
     r"useless|pointless|no use|a waste of time|"
     r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off)|leave out|leave off|"
@@ -59,7 +59,8 @@ LIMIT = re.compile(
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 RULED_OUT_CHANGE = re.compile(
     r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
-    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean)\w*"
+    r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}"
+    r"(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean|go up|go down|step up|step down)\w*"
 )
 CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
