@@ -696,6 +696,21 @@ def test_a_child_named_by_age_is_a_person_of_their_own() -> None:
     assert disagreement(child, regimen_of("You can take 1 g every 6 hours.", calpol)) is None
 
 
+def test_a_planned_pause_its_restart_the_end_of_a_course_and_doubling_up_are_no_reversal() -> None:
+    simvastatin = frozenset({"simvastatin"})
+    pause = regimen_of("Stop the simvastatin for the 7 days of the clarithromycin course.", simvastatin)
+    assert pause.conditional
+    restart = regimen_of("Go back to simvastatin 40 mg at night from the following evening.", simvastatin)
+    assert restart.resumes and disagreement(pause, restart) is None
+    assert not regimen_of("She can go back to nursery after a couple of days.", frozenset({"nursery"})).resumes
+    drops = frozenset({"chloramphenicol"})
+    course = regimen_of("Use the chloramphenicol drops four times a day.", drops)
+    assert disagreement(course, regimen_of("Stop the chloramphenicol drops at day 5 anyway.", drops)) is None
+    flucloxacillin = frozenset({"flucloxacillin"})
+    doses = regimen_of("Take flucloxacillin 500 mg four times a day on an empty stomach.", flucloxacillin)
+    assert disagreement(doses, regimen_of("Don't take two doses of flucloxacillin together.", flucloxacillin)) is None
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -39,7 +39,9 @@ NAMES_WITH_FLIPS = re.compile(
     r"\b(?:not|never) (?:to )?(?:take|give|use|have|drink)(?: [\w-]+){0,5}? (?:on |for )?more than\b|"
     r"\b(?:do not|never) (?:go|get) (?:over|above|beyond)\b|"  # "don't go over 1,200 mg in 24 hours"
     # the end of a course: "you simply stop after the fifth dose", "stop at the end of the course"
-    r"\bstop (?:\w+ )?(?:after|at) the (?:last|final|end|fifth|seventh|tenth|\w+th) (?:dose|day|tablet|of the course)\b"
+    r"\bstop (?:\w+ )?(?:after|at) the (?:last|final|end|fifth|seventh|tenth|\w+th) "
+    r"(?:dose|day|tablet|of the course)\b|"
+    r"\bstop (?:\w+ ){0,3}(?:at|after|on) day \d+\b"  # "stop the drops at day 5": the course's end
 )
 # "you don't need to", "there's no need": the thing is not required, which is not a prohibition
 NOT_REQUIRED = re.compile(
@@ -68,7 +70,9 @@ CONDITIONAL = re.compile(
     r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice)|"
     # a passing state: "while you can't keep fluids down", "while you're being sick"
     r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
-    r"unwell|ill|poorly|dehydrated))\b"
+    r"unwell|ill|poorly|dehydrated)|"
+    # a course of something else: "stop the simvastatin for the 7 days of the clarithromycin course"
+    r"for the \w+ days? of (?:the |your )?\w+)\b"
 )
 # "even once it has settled", "even if you feel fine": the instruction holds regardless, no condition;
 # nor is the person's wish a condition: "if it's bothering you, it's reasonable to stop" gives in to it
@@ -126,7 +130,11 @@ CONTEXT_PHRASE = re.compile(
 
 # "as for alcohol, it's best to avoid it": the first part names the topic, the second instructs
 TOPIC_INTRODUCER = re.compile(r"^(?:as for|as to|regarding|about|when it comes to|on the subject of)\b")
-RESUME = re.compile(r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d)")
+RESUME = re.compile(
+    r"\b(?:restart\w*|resum\w*|start \w+ again|start again|go back on|back on|back to \d|go(?:es)? back in\b|"
+    # "go back to simvastatin 40 mg at night", "go back to taking it"; not to nursery or to the GP
+    r"go(?:ing)? back to (?:taking |using |(?:your |the )?\w+ \d))"
+)
 # a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
 PLANNED_STAGE = re.compile(
     # a step of a schedule by day or week: "Day 2: 300 mg twice a day", "on days 3 to 5", "in week 2"
@@ -175,7 +183,8 @@ MEDICINE_WORDS = re.compile(
 RECIPIENT = re.compile(rf"\b(?:{GIVING_VERBS})\s+(your (?:{RELATIVES})|him|her|them)\b")
 # a missed or extra dose: "never take a double dose to catch up" is about that dose, not the drug
 EXTRA_DOSE = re.compile(
-    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?)\b"
+    r"\b(?:double (?:dose|up)|doubling up|to make up for|to catch up|missed (?:dose|tablet|pill)s?|extra doses?|"
+    r"two (?:doses|tablets|pills) (?:of \w+ )?(?:together|at once|at the same time))\b"
 )
 # names of a class, not of one drug: the concepts, their plurals, and lay names for them
 CLASS_NAMES = frozenset(CONCEPTS)
