@@ -20,7 +20,8 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout15 # held aside in session 24 (40 sessions, blind), first run in session 25
     python benchmarks/trust.py --set holdout16 # held aside in session 25 (40 sessions, blind), first run in session 26
     python benchmarks/trust.py --set holdout17 # held aside in session 26 (40 sessions, blind), first run in session 26
-    python benchmarks/trust.py --set holdout18 # held aside in session 26 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout18 # held aside in session 26 (40 sessions, blind), first run in session 26
+    python benchmarks/trust.py --set holdout19 # held aside in session 26 (40 sessions, blind), first run in session 26
     python benchmarks/trust.py --set train     # 160 sessions written in session 19 to train the sentence judge on
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -118,6 +119,7 @@ SETS = {
     "holdout16": "holdout16.jsonl",
     "holdout17": "holdout17.jsonl",
     "holdout18": "holdout18.jsonl",
+    "holdout19": "holdout19.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
