@@ -711,6 +711,13 @@ def test_a_planned_pause_its_restart_the_end_of_a_course_and_doubling_up_are_no_
     assert disagreement(doses, regimen_of("Don't take two doses of flucloxacillin together.", flucloxacillin)) is None
 
 
+def test_rinsing_after_an_inhaler_is_another_action_than_using_it() -> None:
+    inhalers = frozenset({"inhaler"})
+    use = regimen_of("Keep using the brown inhaler every day, morning and evening, even when you feel fine.", inhalers)
+    rinse = regimen_of("The blue inhaler isn't a steroid, so there's no need to rinse after it.", inhalers)
+    assert rinse.other_action == "rinse" and disagreement(use, rinse) is None
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -149,7 +149,7 @@ OTHER_ACTION = re.compile(
     r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
-    r"judge|expect|notice|worry|wonder|think|know|understand|"
+    r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
     r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
