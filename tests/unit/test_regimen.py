@@ -718,6 +718,15 @@ def test_rinsing_after_an_inhaler_is_another_action_than_using_it() -> None:
     assert rinse.other_action == "rinse" and disagreement(use, rinse) is None
 
 
+def test_forbidding_a_time_or_a_way_of_taking_restricts_how_not_whether() -> None:
+    doxycycline = frozenset({"doxycycline"})
+    daily = regimen_of("Take one 100 mg tablet every day while you're away.", doxycycline)
+    assert disagreement(daily, regimen_of("Don't take it right before bed.", doxycycline)) is None
+    assert disagreement(daily, regimen_of("Don't take it with milk.", doxycycline)) is None
+    at_bedtime = regimen_of("Take the doxycycline at bedtime.", doxycycline)
+    assert disagreement(at_bedtime, regimen_of("Don't take the doxycycline at bedtime.", doxycycline)) == "polarity"
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

@@ -109,6 +109,12 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         allowed, negative = (a, b) if a.polarity > 0 else (b, a)
         if negative.not_required and allowed.permission:  # "you don't need to give it" / "you can give it"
             return None
+        # a prohibition of a time or a way of taking restricts how, not whether: "take one every day" /
+        # "don't take it at bedtime", unless the other claim says that time or way ("take it at bedtime")
+        if (negative.times and negative.times.isdisjoint(allowed.times)) or (
+            negative.food and negative.food != allowed.food
+        ):
+            return None
         return None if a.resumes or b.resumes or a.stage or b.stage else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
         return None
