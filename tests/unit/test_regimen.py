@@ -727,6 +727,14 @@ def test_forbidding_a_time_or_a_way_of_taking_restricts_how_not_whether() -> Non
     assert disagreement(at_bedtime, regimen_of("Don't take the doxycycline at bedtime.", doxycycline)) == "polarity"
 
 
+def test_leaving_something_intact_or_alone_is_a_prohibition() -> None:
+    blisters = frozenset({"blister"})
+    assert regimen_of("Leave the blisters intact.", blisters).polarity == -1
+    assert (
+        disagreement(regimen_of("Don't pop the blisters.", blisters), regimen_of("Leave them alone.", blisters)) is None
+    )
+
+
 def test_deferring_to_a_clinician_is_no_condition() -> None:
     limit = regimen_of("Don't go over 1,200 mg in 24 hours unless a doctor tells you to.", frozenset({"ibuprofen"}))
     assert limit.limit and not limit.conditional

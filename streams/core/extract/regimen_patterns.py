@@ -25,7 +25,7 @@ FLIPS = re.compile(
     r"steer(?:s|ing)? clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
     r"useless|pointless|no use|a waste of time|"
-    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off)|leave out|leave off|"
+    r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off|intact|alone)|leave out|leave off|"
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
 # flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
