@@ -22,6 +22,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout17 # held aside in session 26 (40 sessions, blind), first run in session 26
     python benchmarks/trust.py --set holdout18 # held aside in session 26 (40 sessions, blind), first run in session 26
     python benchmarks/trust.py --set holdout19 # held aside in session 26 (40 sessions, blind), first run in session 26
+    python benchmarks/trust.py --set holdout20 # held aside in session 26 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 160 sessions written in session 19 to train the sentence judge on
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -120,6 +121,7 @@ SETS = {
     "holdout17": "holdout17.jsonl",
     "holdout18": "holdout18.jsonl",
     "holdout19": "holdout19.jsonl",
+    "holdout20": "holdout20.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
