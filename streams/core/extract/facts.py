@@ -185,10 +185,9 @@ def user_facts(text: str) -> list[Fact]:
             continue
         if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
             continue
+        # one that can justify a change either way first: "they gave me IV antibiotics and my bloods were fine"
         reasons = [name for name in FACT_PATTERNS if _is_reason(name, sentence)]
-        if (
-            reasons
-        ):  # one that can justify a change either way first ("they gave me IV antibiotics and my bloods were fine")
+        if reasons:
             facts.append(Fact(next((r for r in reasons if r not in _ONE_WAY), reasons[0]), sentence))
     return facts
 
