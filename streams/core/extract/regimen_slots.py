@@ -138,10 +138,8 @@ def per_day_of(text: str) -> float | None:
         return None
     for pattern, value in FREQUENCIES:
         match = pattern.search(text)
-        if match and value == "count":
-            return COUNT_WORDS.get(match.group(1)) or float(match.group(1))
         if match:
-            return 24.0 / float(next(g for g in match.groups() if g)) if value is None else value
+            return value(match) if callable(value) else value
     return None
 
 

@@ -6,6 +6,7 @@ times of day, food, counts and durations. The words that read the instruction ar
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 NUMBER_WORDS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "half": 0.5, "half a": 0.5}
 UNITS = {
@@ -68,7 +69,20 @@ STRENGTH = re.compile(
 )
 # "daily", "every day": each day, without saying how many times ("every morning and evening" is daily too)
 EVERY_DAY = -1.0
-FREQUENCIES = (
+
+
+def _per_interval(match: re.Match[str]) -> float:
+    """Doses a day of "every 6 hours", "8 hours apart"."""
+    return 24.0 / float(next(g for g in match.groups() if g))
+
+
+def _counted(match: re.Match[str]) -> float:
+    """Doses a day of "up to six times a day", "5 times a day"."""
+    return COUNT_WORDS.get(match.group(1)) or float(match.group(1))
+
+
+# each pattern with its doses a day, or the function that reads them from the match
+FREQUENCIES: tuple[tuple[re.Pattern[str], float | Callable[[re.Match[str]], float]], ...] = (
     (re.compile(r"\b(?:four times|4 times|qds|qid) (?:a|per|each) day\b|\bfour[- ]times[- ]daily\b"), 4.0),
     (re.compile(r"\b(?:three times|3 times|tds|tid) (?:a|per|each) day\b|\bthree[- ]times[- ]daily\b"), 3.0),
     (
@@ -78,9 +92,9 @@ FREQUENCIES = (
         ),
         2.0,
     ),
-    (re.compile(r"\bevery (\d+) hours\b|(?<!at least )(?<!at least about )\b(\d+) hours apart\b"), None),
-    # any other count: "up to six times a day", "5 times a day" (read by `times_a_day`)
-    (re.compile(r"\b(\d+|five|six|seven|eight|nine|ten|twelve) times (?:a|per|each) day\b"), "count"),
+    (re.compile(r"\bevery (\d+) hours\b|(?<!at least )(?<!at least about )\b(\d+) hours apart\b"), _per_interval),
+    # any other count: "up to six times a day", "5 times a day"
+    (re.compile(r"\b(\d+|five|six|seven|eight|nine|ten|twelve) times (?:a|per|each) day\b"), _counted),
     # all of the day's tablets at once: "take both tablets together", "1000 mg in one go"
     (re.compile(r"\b(?:both|all) (?:\w+ )?(?:tablets|capsules|doses) (?:together|at once)\b|\bin one go\b"), 1.0),
     (re.compile(r"\bevery hour\b|\bhourly\b"), 24.0),
