@@ -797,3 +797,26 @@ def test_a_range_of_amounts_allows_each_end() -> None:
     range_ = regimen_of("Take 2–4 puffs of your blue inhaler, one puff at a time.", frozenset({"salbutamol"}))
     assert {(2.0, "puff"), (4.0, "puff")} <= range_.amounts and disagreement(two, range_) is None
     assert disagreement(two, regimen_of("Take 6 puffs of the blue inhaler.", frozenset({"salbutamol"}))) == "amount"
+
+
+def test_a_course_said_as_its_length_or_as_enough_days_is_a_duration() -> None:
+    penicillin = frozenset({"antibiotic"})
+    ten = regimen_of("The important part: the course is 10 days.", penicillin)
+    five = regimen_of("Five days is enough to clear it for most people.", penicillin)
+    assert (ten.days, five.days) == (10.0, 5.0)
+    assert disagreement(ten, five) == "duration"
+
+
+def test_the_moment_a_dose_comes_before_is_no_planned_change() -> None:
+    propranolol = frozenset({"propranolol"})
+    ten = regimen_of("Take one 10 mg tablet about 60 minutes before the presentation.", propranolol)
+    forty = regimen_of("Take 40 mg of propranolol at around 10:00, about an hour before you start.", propranolol)
+    assert not forty.changing and disagreement(ten, forty) == "amount"
+    assert regimen_of("Start at 25 mg and go up to 50 mg after two weeks.", frozenset({"sertraline"})).changing
+
+
+def test_two_lettered_vitamins_are_two_things() -> None:
+    vitamin_a = regimen_of("Avoid any supplements that contain vitamin A (retinol).", targets_of("vitamin A"))
+    vitamin_d = regimen_of("Keep taking your folic acid and vitamin D each day.", targets_of("vitamin D"))
+    assert not same_target(vitamin_a, vitamin_d)
+    assert same_target(vitamin_d, regimen_of("Don't take vitamin D.", targets_of("vitamin D")))

@@ -93,7 +93,9 @@ REGARDLESS = re.compile(rf"{EVEN}|\bregardless\b|\bwhatever happens\b")
 CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
-    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|start\w*|"
+    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|"
+    # "start at 25 mg", not the moment a dose comes before: "an hour before you start"
+    r"(?<!before you )(?<!before they )(?<!when you )(?<!until you )start\w*|"
     r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
 )
 # a ceiling, not a step: "it's fine to go up to 12 capsules in 24 hours" raises a daily limit
@@ -206,5 +208,8 @@ CLASS_ALIASES = frozenset(
         "jabs",
         "booster",
         "shot",
+        # any vitamin, against a lettered one: "avoid vitamin supplements" / "take vitamin D"
+        "vitamin",
+        "vitamins",
     }
 )

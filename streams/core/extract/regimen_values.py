@@ -153,7 +153,7 @@ COUNT = (
     r"twenty[- ]eight)"
 )
 # "for 5 days", "for up to 7 days", "for a full week", "no more than 14 days", "a 7-day course",
-# "five days of penicillin"
+# "five days of penicillin", "the course is 10 days", "five days is enough"
 DURATION = re.compile(
     r"\b(?:for|course of|lasts?|in total of|no (?:more|longer) than|beyond|past)\s+"
     r"(?:another\s+|a total of\s+|at least\s+|up to\s+|more than\s+|a full\s+|the full\s+|the next\s+|only\s+|just\s+)?"
@@ -162,5 +162,8 @@ DURATION = re.compile(
     # "until you've completed 7 days", "until she has finished all five days"
     r"\buntil\s+(?:you|he|she|they)(?:'ve|'s|\s+have|\s+has)\s+(?:completed|finished|done|taken)\s+"
     rf"(?:all\s+|the\s+(?:full\s+)?)?{COUNT}\s+(day|week|month)s?\b|"
-    rf"^(?:(?:a|an|only|just)\s+)?{COUNT}\s+(day|week|month)s?\s+of\b"
+    rf"^(?:(?:a|an|only|just)\s+)?{COUNT}\s+(day|week|month)s?\s+of\b|"
+    # "the course is 10 days", "five days is enough"
+    rf"\b(?:course|treatment) is\s+(?:a |an |only |just )?{COUNT}\s+(day|week|month)s?\b|"
+    rf"\b{COUNT}\s+(day|week|month)s?\s+(?:is|are|should be|will be)\s+(?:enough|plenty|sufficient|long enough)\b"
 )

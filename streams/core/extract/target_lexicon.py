@@ -208,7 +208,17 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     ),
     "steroid": ("steroid", "steroids", "prednisolone", "prednisone", "hydrocortisone", "corticosteroid"),
     "insulin": ("insulin",),
-    "supplements": ("supplement", "supplements", "vitamin", "vitamins", "iron tablets", "herbal", "st john's wort"),
+    # a lettered vitamin is one thing of its own: "vitamin A" is not "vitamin D"
+    "supplements": (
+        "supplement",
+        "supplements",
+        "vitamin",
+        "vitamins",
+        *(f"vitamin {letter}" for letter in ("a", "b12", "b6", "c", "d", "d3", "e", "k")),
+        "iron tablets",
+        "herbal",
+        "st john's wort",
+    ),
 }
 BODY_PARTS = (
     "knee",
