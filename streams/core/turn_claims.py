@@ -18,6 +18,7 @@ from contraflow.streams.core.extract.advice import (
     sentences_worth_comparing,
     split_sentences,
 )
+from contraflow.streams.core.extract.content_words import content_words
 from contraflow.streams.core.extract.regimen import (
     dose_marks,
     main_clause,
@@ -25,6 +26,7 @@ from contraflow.streams.core.extract.regimen import (
     takes_medicine,
     without_slots,
 )
+from contraflow.streams.core.extract.regimen_slots import RATHER
 from contraflow.streams.core.extract.targets import medicines, targets_of, topic_of
 
 
@@ -42,7 +44,8 @@ def claim_topic(
     found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
     main = main_clause(without_slots(lowered))
     instruction = topic_of(main, [e for e in named if e in main])
-    words = sorted(found.words)
+    # what the instruction turns away from is no word it shares ("rather than stopping")
+    words = sorted(content_words(without_slots(RATHER.sub(" ", lowered))))
     if instruction.targets:
         return sorted(found.targets), words, False
     if is_assent(item):  # "Go ahead": yes to what the user asked about

@@ -12,7 +12,8 @@ from contraflow.streams.core.extract.regimen import regimen_of
 from contraflow.streams.core.extract.regimen_clauses import main_clause
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, same_target
 from contraflow.streams.core.extract.targets import targets_of
-from contraflow.streams.core.verdict import VerdictRule, judge, plan_pairs, slot_decision
+from contraflow.streams.core.turn_claims import claim_topic
+from contraflow.streams.core.verdict import VerdictRule, gated, judge, plan_pairs, slot_decision
 
 
 def slot(earlier: str, new: str, targets: tuple[str, ...] = ()) -> str | None:
@@ -820,3 +821,38 @@ def test_two_lettered_vitamins_are_two_things() -> None:
     vitamin_d = regimen_of("Keep taking your folic acid and vitamin D each day.", targets_of("vitamin D"))
     assert not same_target(vitamin_a, vitamin_d)
     assert same_target(vitamin_d, regimen_of("Don't take vitamin D.", targets_of("vitamin D")))
+
+
+def test_an_alternative_of_avoiding_something_else_does_not_turn_the_instruction_around() -> None:
+    condoms = frozenset({"condoms"})
+    assert regimen_of("Use condoms or avoid sex for the next 7 days.", condoms).polarity == 1
+    idea = regimen_of("Condoms are still a good idea for protection against STIs.", condoms)
+    assert disagreement(idea, regimen_of("Use condoms or avoid sex for the next 7 days.", condoms)) is None
+    assert regimen_of("Stop the ibuprofen or avoid it for now.", frozenset({"ibuprofen"})).polarity == -1
+
+
+def test_a_step_that_follows_a_course_is_a_stage_of_the_plan() -> None:
+    steroid = frozenset({"hydrocortisone"})
+    flare = regimen_of("Use the hydrocortisone once or twice a day during a flare, for up to 7 days.", steroid)
+    then = regimen_of("Then stop the hydrocortisone and carry on with the emollient every day.", steroid)
+    assert then.stage and disagreement(flare, then) is None
+
+
+def test_holding_on_to_a_medicine_is_keeping_it_not_taking_it() -> None:
+    amoxicillin = frozenset({"amoxicillin"})
+    stop = regimen_of("Please don't give any more doses for now.", amoxicillin)
+    keep = regimen_of("Hold on to it until the appointment so the GP can see it.", amoxicillin)
+    assert keep.other_action and disagreement(stop, keep) is None
+
+
+def test_having_a_fever_is_a_passing_condition() -> None:
+    contact = regimen_of("Avoid contact with vulnerable people while you have a fever.", frozenset({"contact"}))
+    assert contact.conditional
+
+
+def test_what_an_instruction_turns_away_from_is_no_word_it_shares() -> None:
+    _, keep_words, _ = claim_topic("Keep using it morning and evening rather than stopping.", [], ["inhaler"], [])
+    _, cool_words, _ = claim_topic("Cool down rather than stopping suddenly.", [], [], [])
+    keep = AdviceClaim(text="Keep using it morning and evening rather than stopping.", targets=[], words=keep_words)
+    cool = AdviceClaim(text="Cool down rather than stopping suddenly.", targets=[], words=cool_words)
+    assert not gated(keep, cool, 1.0)

@@ -38,6 +38,7 @@ from contraflow.streams.core.extract.regimen_clauses import (
 )
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, larger_amount
 from contraflow.streams.core.extract.regimen_patterns import (
+    AVOIDING_INSTEAD,
     CEILING,
     CHANGING,
     LIMIT,
@@ -171,7 +172,8 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     # first: paracetamol or ibuprofen…" holds off the antibiotic, not the painkillers
     named = _with_generics(frozenset(t for t in targets if t in targets_of(chosen) or t in chosen), targets)
     targets = named or targets
-    instruction = NAMES_WITH_FLIPS.sub(" ", chosen)
+    # the other way it offers, avoiding something else, says nothing of the thing: "use condoms or avoid sex"
+    instruction = AVOIDING_INSTEAD.sub(" ", NAMES_WITH_FLIPS.sub(" ", chosen))
     # ruling out a change keeps the regimen as it is: "hold off on the increase" is "carry on"
     rules_out_change = bool(RULED_OUT_CHANGE.search(instruction))
     condition = condition_of(lowered, at)

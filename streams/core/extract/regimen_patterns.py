@@ -28,6 +28,8 @@ FLIPS = re.compile(
     r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off|intact|alone)|leave out|leave off|"
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
+# avoiding something else as the other way: "use condoms or avoid sex" still says use condoms
+AVOIDING_INSTEAD = re.compile(r"\s*,?\s*\bor (?:else )?(?:avoid|abstain from|stay off|skip)\b.*$")
 # flips joined as alternatives say one thing: "no need to stop or pause breastfeeding"
 ALTERNATIVE = re.compile(r"\s*,?\s*(?:or|and|/)\s*")
 # words with a flip that do not turn the instruction around: a service's name ("the stop smoking
@@ -71,6 +73,8 @@ CONDITIONAL = re.compile(
     # a passing state: "while you can't keep fluids down", "while you're being sick"
     r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
     r"unwell|ill|poorly|dehydrated)|"
+    r"while (?:you|he|she|they)(?:'ve| have|'s| has)?(?: got)? (?:a |an )?(?:high )?(?:fever|temperature|cold|"
+    r"cough|rash|infection|diarrhoea|diarrhea|symptoms|sore throat|flare|flare-up)\b|"
     # a course of something else: "stop the simvastatin for the 7 days of the clarithromycin course"
     r"for the \w+ days? of (?:the |your )?\w+)\b"
 )
@@ -141,6 +145,8 @@ RESUME = re.compile(
 PLANNED_STAGE = re.compile(
     # a step of a schedule by day or week: "Day 2: 300 mg twice a day", "on days 3 to 5", "in week 2"
     r"^(?:as for )?(?:day|week) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
+    # the end of a course: "then stop the hydrocortisone"
+    r"^(?:and )?then (?:just )?(?:stop|come off|finish|switch)\b|"
     r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
     r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
 )
@@ -152,6 +158,7 @@ OTHER_ACTION = re.compile(
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|"
+    r"hold on to|hang on to|keep hold of|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
     r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
