@@ -101,3 +101,16 @@ def test_a_reassuring_result_outranks_the_caution_in_the_same_sentence() -> None
     result can ("don't take paracetamol" → assessed, bloods fine → "paracetamol is fine")."""
     [fact] = user_facts("They took bloods, gave me IV antibiotics, and my neutrophils were actually fine.")
     assert fact.reason == "test_result"
+
+
+def test_facts_in_the_words_people_use() -> None:
+    def reasons(text: str) -> list[str]:
+        return [f.reason for f in user_facts(text)]
+
+    assert reasons("I'm on apixaban for AF since last year, and bisoprolol.") == ["medication"]
+    assert reasons("My period was late so I did a test and it's positive.") == ["pregnancy"]
+    assert reasons("Since then I'm running to the loo 6-7 times a day, with cramps.") == ["side_effect"]
+    assert reasons("It's 11pm now and she's much worse.") == ["worsening"]
+    assert reasons("Her lips look a bit blue and she's confused.") == ["worsening"]
+    assert set(reasons("Urine culture: E. coli, resistant to nitrofurantoin.")) == {"test_result"}
+    assert reasons("I'm on holiday next week.") == []

@@ -29,7 +29,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "pregnancy": re.compile(
         r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"
         r"breastfeeding|breast-feeding|nursing\s+(?:my|the)\s+baby|just\s+had\s+(?:a|the|my)\s+baby|gave\s+birth|"
-        r"weeks\s+along|trimester)\b",
+        r"weeks\s+along|trimester|period\s+(?:is|was|'s)\s+(?:\w+\s+)?late|missed\s+(?:my|a|her)\s+period)\b",
         re.IGNORECASE,
     ),
     "diagnosis": re.compile(
@@ -61,14 +61,16 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         rf"\b{_I}\s+(?:also\s+|already\s+|now\s+|just\s+|recently\s+)?(?:take|takes|taking|been\s+taking|"
         r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
         r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using|"
-        r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given)\b|"
+        r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given|on)\b|"
         r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us)\b",
         re.IGNORECASE,
     ),
     "test_result": re.compile(
         r"\b(?:results?|blood\s+tests?|bloods|scan|x-ray|ultrasound|ecg|mri|biopsy|levels?|readings?|inr|egfr|"
         r"hba1c|a1c|creatinine|potassium|cholesterol\s+(?:is|was|came)|came\s+back|"
-        r"blood\s+pressure\s+(?:is|was|has\s+been|reading)|\d{2,3}\s*/\s*\d{2,3})\b",
+        r"blood\s+pressure\s+(?:is|was|has\s+been|reading)|\d{2,3}\s*/\s*\d{2,3}|"
+        # a lab's answer: "urine culture: E. coli, resistant to nitrofurantoin"
+        r"cultures?|swabs?|resistant\s+to|sensitive\s+to|positive\s+for|negative\s+for)\b",
         re.IGNORECASE,
     ),
     "age": re.compile(
@@ -99,12 +101,16 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         # pain somewhere, dark urine, a rash: "severe pain in both thighs", "my urine is dark like cola"
         r"(?:severe|bad|terrible|awful|sharp|chest|back|joint|tummy|abdominal)\s+pains?|pains?\s+in\s+(?:my|his|her|both|the)|"
         r"(?:dark|brown|red|pink|cola-coloured)\s+(?:urine|wee|pee)|(?:urine|wee|pee)\s+(?:is|was|has\s+been|looks)\s+"
-        r"(?:\w+\s+)?(?:dark|brown|red|pink)|rash)\b",
+        r"(?:\w+\s+)?(?:dark|brown|red|pink)|rash|"
+        r"cramps?|cramping|(?:running|going|rushing|dashing)\s+to\s+the\s+(?:loo|toilet|bathroom)|the\s+runs)\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution
     "worsening": re.compile(
-        r"\b(?:pus|discharge|gunk|ooz\w+|weeping|(?:getting|got|is|she's|he's|it's)\s+worse|"
+        r"\b(?:pus|discharge|gunk|ooz\w+|weeping|"
+        r"(?:getting|got|is|she's|he's|it's|i'm|feel|feels|feeling)\s+(?:much\s+|a\s+lot\s+|even\s+|far\s+|way\s+)?worse|"
+        # signs of a turn for the worse: "her lips look a bit blue", "he's confused and drowsy"
+        r"(?:lips|face|fingers)\s+(?:\w+\s+){0,3}(?:blue|grey|gray)|(?:she's|he's|she\s+is|he\s+is)\s+(?:\w+\s+)?confused|"
         r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better|"
         r"more\s+(?:breathless|puffed\s+out|wheezy|swollen|painful|sore)|struggling\s+to|spreading|"
         r"gone\s+(?:green|yellow)|(?:green|yellow)\s+(?:phlegm|sputum|mucus))\b",
