@@ -856,3 +856,39 @@ def test_what_an_instruction_turns_away_from_is_no_word_it_shares() -> None:
     keep = AdviceClaim(text="Keep using it morning and evening rather than stopping.", targets=[], words=keep_words)
     cool = AdviceClaim(text="Cool down rather than stopping suddenly.", targets=[], words=cool_words)
     assert not gated(keep, cool, 1.0)
+
+
+def test_two_steps_of_a_schedule_are_no_reversal_of_each_other() -> None:
+    gabapentin = frozenset({"gabapentin"})
+    day_3 = regimen_of("Day 3: 300 mg three times a day.", gabapentin)
+    days_4_5 = regimen_of("Days 4–5: 300 mg twice a day (morning and night).", gabapentin)
+    assert days_4_5.stage and disagreement(day_3, days_4_5) is None
+    assert disagreement(day_3, regimen_of("Day 3: 300 mg twice a day.", gabapentin)) == "frequency"
+
+
+def test_a_minimum_gap_between_doses_is_spacing() -> None:
+    paracetamol = frozenset({"paracetamol"})
+    gap = regimen_of("Just never give doses less than 4 hours apart.", paracetamol)
+    further = regimen_of("You can give a further 2.5 mL dose, at least 4 hours after the last.", paracetamol)
+    assert gap.other_action == "spacing" and disagreement(gap, further) is None
+
+
+def test_checking_and_adding_a_dose_are_not_taking_the_thing() -> None:
+    insulin = frozenset({"insulin"})
+    assert regimen_of("Checking at bedtime, and maybe around 3am on training nights.", insulin).other_action
+    concerta = frozenset({"concerta"})
+    morning = regimen_of("Take Concerta once a day in the morning, swallowed whole.", concerta)
+    no_extra = regimen_of("I'd avoid adding an afternoon dose yourself.", concerta)
+    assert disagreement(morning, no_extra) is None
+    assert regimen_of("Don't add salt to your food.", frozenset({"salt"})).polarity == -1
+
+
+def test_not_skimping_is_using_plenty() -> None:
+    emollient = frozenset({"emollient"})
+    assert regimen_of("Don't skimp on the emollient.", emollient).polarity == 1
+
+
+def test_an_instruction_about_another_action_does_not_meet_one_about_the_thing_it_cannot_place() -> None:
+    stop = AdviceClaim(text="Please don't stop it suddenly on your own — talk to your GP first.", targets=[], words=[])
+    double = AdviceClaim(text="Don't double up.", targets=[], words=[])
+    assert slot_decision(stop, double) == (True, None)

@@ -66,6 +66,7 @@ from contraflow.streams.core.extract.regimen_slots import (
     other_action_of,
     per_day_of,
     schedule_text,
+    step_of,
     times_of,
     without_slots,
 )
@@ -189,6 +190,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         food=food_of(schedule_text(lowered)),
         one_dose_of_several=bool(ONE_DOSE_OF_SEVERAL.search(lowered)),
         stage=bool(PLANNED_STAGE.search(lowered)),
+        step=step_of(lowered),
         regardless=bool(REGARDLESS.search(lowered)),
         conditional=condition is not None,
         # "if she's not sure whether she's had it": doubt is a case of its own, in words of no content
@@ -227,6 +229,9 @@ def compare(a_text: str, a_targets: frozenset[str], b_text: str, b_targets: froz
     ("keep wearing the brace" / "leave the knee brace off")."""
     a, b = regimen_of(a_text, a_targets), regimen_of(b_text, b_targets)
     if not comparable(a, b):
+        # an instruction about another action on the thing meets none about the thing itself
+        if a.other_action != b.other_action:
+            return True, None
         shared = instruction_words(a_text) & instruction_words(b_text)
         if not shared:
             return False, None

@@ -82,6 +82,8 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
     # one: "check your blood pressure every morning" / "there's no need to check your blood pressure"
     if not same_target(a, b) or a.other_action != b.other_action or a.other_action == "extra dose":
         return None
+    if a.step and b.step and a.step != b.step:  # two steps of a schedule: "Day 3: …" / "Days 4–5: …"
+        return None
     if a.person and b.person and a.person != b.person:  # "you can keep running" / "he shouldn't be running"
         return None
     if a.conditions and b.conditions and a.conditions.isdisjoint(b.conditions):

@@ -24,7 +24,7 @@ FLIPS = re.compile(
     r"cut out|cut it out|hold off|stay off|keep off|lay off|stay away|keep away|holding off|refrain\w*|"
     r"steer(?:s|ing)? clear|come off|coming off|give up(?!\s+to\b)|"
     r"pause\w*|withh[oe]ld\w*|unsafe|dangerous|harmful|risky|inadvisable|off-limits|abstain\w*|"
-    r"useless|pointless|no use|a waste of time|"
+    r"useless|pointless|no use|a waste of time|skimp\w*|"
     r"cease\w*|halt\w*|give (?:\w+ ){1,2}a miss|leave (?:\w+ ){1,3}(?:out|off|intact|alone)|leave out|leave off|"
     r"(?:advise|advised|advises|recommend|recommends|recommended|warn|warns|caution|argue) against)\b"
 )
@@ -64,7 +64,8 @@ LIMIT = re.compile(
 RULED_OUT_CHANGE = re.compile(
     r"\b(?:not|never|hold off|holding off|no need to|avoid)\s+"
     r"(?:(?:on|with|the|your|any|a|planned|to|be|try|need)\s+){0,3}"
-    r"(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean|go up|go down|step up|step down)\w*"
+    r"(?:increas|decreas|reduc|rais|lower|switch|chang|taper|wean|go up|go down|step up|step down|"
+    r"add(?:ing)? (?:in )?(?:a|an|another|any|extra) (?:\w+ )?doses?)\w*"
 )
 CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
@@ -144,7 +145,7 @@ RESUME = re.compile(
 # a stage of a plan: "for the first two weeks, don't lift…" / "from two weeks he can begin to…"
 PLANNED_STAGE = re.compile(
     # a step of a schedule by day or week: "Day 2: 300 mg twice a day", "on days 3 to 5", "in week 2"
-    r"^(?:as for )?(?:day|week) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
+    r"^(?:as for )?(?:days?|weeks?) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
     # the end of a course: "then stop the hydrocortisone"
     r"^(?:and )?then (?:just )?(?:stop|come off|finish|switch)\b|"
     r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
@@ -157,7 +158,7 @@ OTHER_ACTION = re.compile(
     r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
-    r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|"
+    r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|checking|"
     r"hold on to|hang on to|keep hold of|"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
     r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
@@ -168,7 +169,9 @@ OTHER_ACTION = re.compile(
 # steroid", "try not to leave more than 12 hours between doses" ("take the doses 12 hours apart" is a
 # schedule, read as a frequency)
 SPACING = re.compile(
-    r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b"
+    r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b|"
+    # a least gap: "never give doses less than 4 hours apart"
+    r"\b(?:less|closer|sooner) than (?:\w+ )?\d+ hours? apart\b|\bat least (?:\w+ )?\d+ hours? apart\b"
 )
 # other things kept away from a dose: "don't take indigestion remedies, iron or calcium within 2–3 hours of a dose"
 SPACED_FROM = re.compile(

@@ -65,6 +65,7 @@ class Regimen:
     one_dose_of_several: bool = False  # "the second dose", "his morning dose": one of the day's doses
     stage: bool = False  # one stage of a plan: "for the first two weeks", "from two weeks"
     regardless: bool = False  # holds whatever happens: "even if you feel better", "even while you're ill"
+    step: str | None = None  # the step of a schedule it gives: "day 3", "day 4-5"
 
 
 _ADVISES_READER = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:strongly\s+)?(?:advise|recommend|suggest|urge)\b")
@@ -152,6 +153,18 @@ RATHER = re.compile(
 )
 # a clock time: "by 2pm", "at 10 pm", "7:30am"
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.]\d{2})?\s*(am|pm)\b")
+
+
+_STEP = re.compile(r"^\W*(?:as for )?(day|week)s? (\d+)(?:\s*(?:–|-|to)\s*(\d+))?")
+
+
+def step_of(lowered: str) -> str | None:
+    """The step of a schedule a claim opens with ("Days 4–5: …" is "day 4-5"), else None."""
+    match = _STEP.match(lowered)
+    if not match:
+        return None
+    unit, first, last = match.groups()
+    return f"{unit} {first}-{last}" if last else f"{unit} {first}"
 
 
 def schedule_text(lowered: str) -> str:
