@@ -321,3 +321,21 @@ def test_how_a_medicine_is_taken_told_of_the_medicine_is_advice(sentence: str) -
 )
 def test_what_a_medicine_is_or_what_will_happen_is_not_advice(sentence: str) -> None:
     assert not is_advice(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If the rash has completely cleared by day 7 and you're feeling well, stopping there is reasonable.",
+        "If you're feeling back to normal by Saturday, playing is perfectly reasonable.",
+        "Using Avamys morning and night for the next week or two should help you get on top of it.",
+        "To look after your gut in the meantime, eat plenty of fibre and fermented foods.",
+    ],
+)
+def test_a_reasonable_course_and_an_instruction_after_its_purpose_are_advice(sentence: str) -> None:
+    assert is_advice(sentence)
+
+
+def test_what_is_reasonable_to_feel_is_not_advice() -> None:
+    assert not is_advice("Feeling anxious about it is completely reasonable.")
+    assert not is_advice("To be honest, that's a common worry.")

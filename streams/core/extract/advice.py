@@ -32,6 +32,7 @@ from contraflow.streams.core.extract.advice_patterns import (
     NOT_ADVICE_IMPERATIVE,
     NOUN_SUBJECT,
     OPENING_CONDITION,
+    PURPOSE,
     REGIMEN_STATEMENT,
     SECOND_PERSON_REGIMEN,
     SENTENCE_END,
@@ -76,7 +77,7 @@ def sentences_worth_comparing(text: str) -> list[str]:
 def _unconditioned(sentence: str) -> str:
     """The sentence without list marker or leading condition."""
     core = sentence.strip().lstrip("-*\u2022>#0123456789.) ").strip().strip("*_").strip()
-    return CONDITION.sub("", core, count=1).strip()
+    return PURPOSE.sub("", CONDITION.sub("", core, count=1).strip(), count=1)
 
 
 _ASSENT = re.compile(

@@ -46,6 +46,12 @@ IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 # a leading condition or time clause: "If the pain gets worse, see your GP."
+# a purpose before an instruction, which it does not make conditional: "to look after your gut
+# in the meantime, eat plenty of fibre"
+PURPOSE = re.compile(
+    r"^to\s+(?:look\s+after|help|protect|reduce|ease|keep|prevent|avoid|settle|soothe|manage)\b[^,]{0,160},\s*",
+    re.IGNORECASE,
+)
 CONDITION = re.compile(
     r"^(?:(?:so|and|but|then|also|now|yes|no|okay|ok)[\s,]+)?"
     r"(?:(?:if|when|whenever|once|after|before|until|while|since|as\s+soon\s+as|because|given\s+that|"
@@ -130,7 +136,10 @@ SECOND_PERSON_REGIMEN = re.compile(
 VERDICT_ON_DOING = re.compile(
     rf"^{_LEAD}(?!feel)\w+ing\b"
     r"[^.;]{0,120}?\b(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be)\s+"
-    r"(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|recommended|best\s+avoided|a\s+(?:bad|good)\s+idea)\b",
+    r"(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|recommended|reasonable|sensible|best\s+avoided|"
+    r"a\s+(?:bad|good)\s+idea)\b|"
+    # "using Avamys morning and night should help"
+    rf"^{_LEAD}(?!feel)\w+ing\b[^.;]{{0,120}}?\b(?:should|will|can|may|would|could)\s+help\b",
     re.IGNORECASE,
 )
 DOSING = re.compile(
