@@ -114,3 +114,12 @@ def test_facts_in_the_words_people_use() -> None:
     assert reasons("Her lips look a bit blue and she's confused.") == ["worsening"]
     assert set(reasons("Urine culture: E. coli, resistant to nitrofurantoin.")) == {"test_result"}
     assert reasons("I'm on holiday next week.") == []
+
+
+def test_a_statement_asked_in_disbelief_and_a_terse_clinicians_change_are_facts() -> None:
+    def reasons(text: str) -> list[str]:
+        return [f.reason for f in user_facts(text)]
+
+    assert reasons("random update, my period was late so i did a test and its positive??") == ["pregnancy"]
+    assert reasons("GP switched me to pivmecillinam, 400mg first dose then 200mg three times a day.") == ["clinician"]
+    assert reasons("Also the ibuprofen, is it ok with my blood pressure tablets?") == []

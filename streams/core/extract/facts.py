@@ -49,7 +49,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
     "clinician": re.compile(
-        rf"\b(?:the|my|his|her|our|their)\s+{CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
+        rf"(?:\b(?:the|my|his|her|our|their)\s+|^\W*){CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
         r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
         r"recommended|prescribed|doubled|halved)\b|"
         # someone else changed the person's own treatment: "She's increased me to 100 mg a day"
@@ -127,7 +127,11 @@ _QUESTION = re.compile(
 )
 # a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"
 _ASKS = re.compile(r"\?\s*$")
-_STATES_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b", re.IGNORECASE)
+# (or after a lead-in: "random update, my period was late so i did a test and its positive??")
+_STATES_FIRST = re.compile(
+    r"(?:^\W*|^[^,;:?]{0,30}[,;:\u2014\u2013-]\s*)(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b",
+    re.IGNORECASE,
+)
 # someone else's experience is push-back, not a fact about the person advised
 _OTHERS = re.compile(
     r"\b(?:my|her|his|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
