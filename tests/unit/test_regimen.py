@@ -892,3 +892,21 @@ def test_an_instruction_about_another_action_does_not_meet_one_about_the_thing_i
     stop = AdviceClaim(text="Please don't stop it suddenly on your own — talk to your GP first.", targets=[], words=[])
     double = AdviceClaim(text="Don't double up.", targets=[], words=[])
     assert slot_decision(stop, double) == (True, None)
+
+
+def test_a_line_labelled_with_a_person_is_for_that_person() -> None:
+    prednisolone = frozenset({"prednisolone"})
+    his = regimen_of("Please don't give him your prednisolone.", prednisolone)
+    yours = regimen_of("You: prednisolone 40 mg each morning until day 5 is done and stop.", prednisolone)
+    assert yours.person == "you" and disagreement(his, yours) is None
+    assert regimen_of("For your son: 5 ml twice a day.", prednisolone).person == "son"
+
+
+def test_other_members_of_a_class_are_not_the_one_taken() -> None:
+    naproxen = regimen_of("Naproxen: 500 mg twice a day with food, for one to two weeks.", targets_of("naproxen"))
+    others = regimen_of(
+        "Don't take any other anti-inflammatories, like ibuprofen, at the same time.",
+        targets_of("anti-inflammatories"),
+    )
+    assert others.others and disagreement(naproxen, others) is None
+    assert disagreement(naproxen, regimen_of("Don't take anti-inflammatories.", targets_of("anti-inflammatories")))

@@ -46,6 +46,7 @@ from contraflow.streams.core.extract.regimen_patterns import (
     NAMES_WITH_FLIPS,
     NOT_REQUIRED,
     ONE_DOSE_OF_SEVERAL,
+    OTHERS_OF_A_KIND,
     PERMISSION,
     PLANNED_STAGE,
     REGARDLESS,
@@ -191,6 +192,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         one_dose_of_several=bool(ONE_DOSE_OF_SEVERAL.search(lowered)),
         stage=bool(PLANNED_STAGE.search(lowered)),
         step=step_of(lowered),
+        others=bool(OTHERS_OF_A_KIND.search(instruction)),
         regardless=bool(REGARDLESS.search(lowered)),
         conditional=condition is not None,
         # "if she's not sure whether she's had it": doubt is a case of its own, in words of no content

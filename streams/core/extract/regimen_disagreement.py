@@ -42,6 +42,9 @@ def same_target(a: Regimen, b: Regimen) -> bool:
     in pregnancy" and "steer clear of pâté while you're pregnant" are about two foods."""
     a_targets, b_targets = a.targets - CIRCUMSTANCES, b.targets - CIRCUMSTANCES
     specific_a, specific_b = _specific(a_targets), _specific(b_targets)
+    # "naproxen twice a day" / "no other anti-inflammatories": the others are not the one in hand
+    if (a.others and specific_b and not b.others) or (b.others and specific_a and not a.others):
+        return False
     if specific_a and specific_b:
         return not specific_a.isdisjoint(specific_b)
     return not a_targets.isdisjoint(b_targets)

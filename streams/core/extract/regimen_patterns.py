@@ -177,8 +177,17 @@ SPACING = re.compile(
 SPACED_FROM = re.compile(
     r"\bwithin\s+(?:\w+\s+)?[\d\u2013-]+\s*(?:to\s+\d+\s+)?(?:minutes?|hours?)\s+of\s+(?:a|each|your|the)\s+dose\b"
 )
+# the other members of a class than the one in hand: "don't take any other anti-inflammatories"
+OTHERS_OF_A_KIND = re.compile(
+    r"\bother (?:\w+ )?(?:anti-?inflammator\w+|nsaids?|painkillers?|pain ?killers|medicines?|medications?|"
+    r"antibiotics?|antihistamines?|statins?|steroids?|supplements?|vitamins?|inhalers?|creams?|products?)\b"
+)
 # whom an instruction is for; not whose thing it names ("at your sister's wedding")
 PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
+# a line labelled with whom it is for: "You: prednisolone 40 mg each morning", "For your son: 5 ml"
+# (normalised: "as for you, prednisolone 40 mg…")
+_LABELLED = rf"(your (?:{RELATIVES})|you|him|her|them)"
+PERSON_LABEL = re.compile(rf"^\W*(?:as for\s+(?:for\s+)?{_LABELLED}\s*,|(?:for\s+)?{_LABELLED}\s*:)")
 PERSON_OF = {"him": "he", "her": "she", "them": "they"}
 GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
 GIVING = re.compile(rf"^(?:(?:please|just|then|and|do not|never)\s+)*(?:{GIVING_VERBS})\b")

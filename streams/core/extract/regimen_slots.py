@@ -17,6 +17,7 @@ from contraflow.streams.core.extract.regimen_patterns import (
     GIVING,
     OTHER_ACTION,
     PERSON,
+    PERSON_LABEL,
     PERSON_OF,
     RECIPIENT,
     SPACED_FROM,
@@ -66,6 +67,7 @@ class Regimen:
     stage: bool = False  # one stage of a plan: "for the first two weeks", "from two weeks"
     regardless: bool = False  # holds whatever happens: "even if you feel better", "even while you're ill"
     step: str | None = None  # the step of a schedule it gives: "day 3", "day 4-5"
+    others: bool = False  # about the other members of a class: "any other anti-inflammatories"
 
 
 _ADVISES_READER = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:strongly\s+)?(?:advise|recommend|suggest|urge)\b")
@@ -76,7 +78,7 @@ def addressee(instruction: str, lowered: str) -> str | None:
     "he", "you can keep running" and an imperative ("keep up the running") for "you"; "you can give him
     ibuprofen" is for "he" (the reader gives, he takes); "give the paracetamol if she seems
     uncomfortable" is for "she", whom the rest of the claim names."""
-    match = RECIPIENT.search(instruction) or PERSON.search(instruction)
+    match = PERSON_LABEL.match(lowered) or RECIPIENT.search(instruction) or PERSON.search(instruction)
     if match is None and GIVING.match(instruction.strip()):
         match = next((m for m in PERSON.finditer(lowered) if m.group(0) != "you"), None)
     if match is None:
