@@ -18,6 +18,7 @@ from contraflow.streams.core.extract.advice import (
     sentences_worth_comparing,
     split_sentences,
 )
+from contraflow.streams.core.extract.advice_patterns import CONDITION
 from contraflow.streams.core.extract.content_words import content_words
 from contraflow.streams.core.extract.regimen import (
     dose_marks,
@@ -44,8 +45,9 @@ def claim_topic(
     found = topic_of(without_slots(lowered), named)  # "take it with your evening meal" is about "it"
     main = main_clause(without_slots(lowered))
     instruction = topic_of(main, [e for e in named if e in main])
-    # what the instruction turns away from is no word it shares ("rather than stopping")
-    words = sorted(content_words(without_slots(RATHER.sub(" ", lowered))))
+    # what the instruction turns away from ("rather than stopping") and the case it holds in ("if she's
+    # feeding, …") are no words it shares
+    words = sorted(content_words(without_slots(RATHER.sub(" ", CONDITION.sub("", lowered, count=1)))))
     if instruction.targets:
         return sorted(found.targets), words, False
     if is_assent(item):  # "Go ahead": yes to what the user asked about

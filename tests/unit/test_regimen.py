@@ -910,3 +910,28 @@ def test_other_members_of_a_class_are_not_the_one_taken() -> None:
     )
     assert others.others and disagreement(naproxen, others) is None
     assert disagreement(naproxen, regimen_of("Don't take anti-inflammatories.", targets_of("anti-inflammatories")))
+
+
+def test_asking_a_clinician_for_a_target_and_a_planned_next_step_are_no_reversal() -> None:
+    ibuprofen = frozenset({"nsaid"})
+    avoid = regimen_of("Avoid anti-inflammatories like ibuprofen for post-gym aches.", ibuprofen)
+    ask = regimen_of("Get the renal team or dietitian to give you a target before adding it.", ibuprofen)
+    assert ask.other_action and disagreement(avoid, ask) is None
+    concerta = frozenset({"concerta"})
+    step = regimen_of("If you feel you need more, 54 mg next week is the planned next step.", concerta)
+    assert step.changing
+    assert disagreement(step, regimen_of("Keep taking your 36 mg each morning until the review.", concerta)) is None
+
+
+def test_words_of_a_condition_are_no_shared_object() -> None:
+    _, dose_words, _ = claim_topic(
+        "If she's feeding, settling and seems herself, you don't need to give another dose.", [], [], []
+    )
+    _, layers_words, _ = claim_topic("Keep her in light layers, offer feeds as usual.", [], [], [])
+    dose = AdviceClaim(
+        text="If she's feeding, settling and seems herself, you don't need to give another dose.",
+        targets=[],
+        words=dose_words,
+    )
+    layers = AdviceClaim(text="Keep her in light layers, offer feeds as usual.", targets=[], words=layers_words)
+    assert not gated(dose, layers, 1.0)

@@ -98,7 +98,7 @@ REGARDLESS = re.compile(rf"{EVEN}|\bregardless\b|\bwhatever happens\b")
 CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"
-    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|"
+    r"after (?:a|one|two|three|four|\d+) (?:days?|weeks?|months?)|next step|"
     # "start at 25 mg", not the moment a dose comes before: "an hour before you start"
     r"(?<!before you )(?<!before they )(?<!when you )(?<!until you )start\w*|"
     r"from (?:day|week) \d+|(?:for|on) (?:days|weeks) \d+ to \d+|(?:day|week) \d+ onwards?)\b"
@@ -160,6 +160,7 @@ OTHER_ACTION = re.compile(
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
     r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|checking|"
     r"hold on to|hang on to|keep hold of|"
+    rf"get (?:(?:your|the|a) )?(?:\w+ )?{CLINICIANS}\b|"  # "get the renal team to give you a target"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
     r"take (?:\w+ ){1,2}with you|take (?:\w+ ){0,2}(?:readings?|measurements?)|"
     r"take (?:him|her|them|the \w+|your \w+) (?:to|in to|into)\b|give (?:\w+ )?away|"
