@@ -935,3 +935,10 @@ def test_words_of_a_condition_are_no_shared_object() -> None:
     )
     layers = AdviceClaim(text="Keep her in light layers, offer feeds as usual.", targets=[], words=layers_words)
     assert not gated(dose, layers, 1.0)
+
+
+def test_one_member_and_the_other_members_of_a_class_are_the_whole_class() -> None:
+    nsaids = regimen_of("Avoid ibuprofen and other anti-inflammatories.", targets_of("ibuprofen anti-inflammatories"))
+    assert nsaids.whole_class and not nsaids.others
+    gel = regimen_of("Using a small amount of Voltarol gel should be fine.", targets_of("voltarol diclofenac nsaid"))
+    assert disagreement(nsaids, gel) == "polarity"

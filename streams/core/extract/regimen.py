@@ -180,6 +180,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     rules_out_change = bool(RULED_OUT_CHANGE.search(instruction))
     condition = condition_of(lowered, at)
     flips = flip_count(instruction) - rules_out_change
+    others = OTHERS_OF_A_KIND.search(instruction)
     return Regimen(
         targets=targets,
         polarity=-1 if flips % 2 else 1,
@@ -192,7 +193,8 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         one_dose_of_several=bool(ONE_DOSE_OF_SEVERAL.search(lowered)),
         stage=bool(PLANNED_STAGE.search(lowered)),
         step=step_of(lowered),
-        others=bool(OTHERS_OF_A_KIND.search(instruction)),
+        others=bool(others) and not others.group(1),
+        whole_class=bool(others and others.group(1)),
         regardless=bool(REGARDLESS.search(lowered)),
         conditional=condition is not None,
         # "if she's not sure whether she's had it": doubt is a case of its own, in words of no content

@@ -41,7 +41,8 @@ def same_target(a: Regimen, b: Regimen) -> bool:
     Pregnancy is the circumstance, not a thing to do: "runny yolks are fine
     in pregnancy" and "steer clear of pâté while you're pregnant" are about two foods."""
     a_targets, b_targets = a.targets - CIRCUMSTANCES, b.targets - CIRCUMSTANCES
-    specific_a, specific_b = _specific(a_targets), _specific(b_targets)
+    specific_a = frozenset() if a.whole_class else _specific(a_targets)
+    specific_b = frozenset() if b.whole_class else _specific(b_targets)
     # "naproxen twice a day" / "no other anti-inflammatories": the others are not the one in hand
     if (a.others and specific_b and not b.others) or (b.others and specific_a and not a.others):
         return False

@@ -178,9 +178,10 @@ SPACING = re.compile(
 SPACED_FROM = re.compile(
     r"\bwithin\s+(?:\w+\s+)?[\d\u2013-]+\s*(?:to\s+\d+\s+)?(?:minutes?|hours?)\s+of\s+(?:a|each|your|the)\s+dose\b"
 )
-# the other members of a class than the one in hand: "don't take any other anti-inflammatories"
+# the other members of a class than the one in hand: "don't take any other anti-inflammatories";
+# after "and" or "or", one member and the others are the whole class: "avoid ibuprofen and other NSAIDs"
 OTHERS_OF_A_KIND = re.compile(
-    r"\bother (?:\w+ )?(?:anti-?inflammator\w+|nsaids?|painkillers?|pain ?killers|medicines?|medications?|"
+    r"\b(and |or )?other (?:\w+ )?(?:anti-?inflammator\w+|nsaids?|painkillers?|pain ?killers|medicines?|medications?|"
     r"antibiotics?|antihistamines?|statins?|steroids?|supplements?|vitamins?|inhalers?|creams?|products?)\b"
 )
 # whom an instruction is for; not whose thing it names ("at your sister's wedding")

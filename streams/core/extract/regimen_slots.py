@@ -68,6 +68,7 @@ class Regimen:
     regardless: bool = False  # holds whatever happens: "even if you feel better", "even while you're ill"
     step: str | None = None  # the step of a schedule it gives: "day 3", "day 4-5"
     others: bool = False  # about the other members of a class: "any other anti-inflammatories"
+    whole_class: bool = False  # about one member and the others: "ibuprofen and other anti-inflammatories"
 
 
 _ADVISES_READER = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:strongly\s+)?(?:advise|recommend|suggest|urge)\b")
