@@ -942,3 +942,7 @@ def test_one_member_and_the_other_members_of_a_class_are_the_whole_class() -> No
     assert nsaids.whole_class and not nsaids.others
     gel = regimen_of("Using a small amount of Voltarol gel should be fine.", targets_of("voltarol diclofenac nsaid"))
     assert disagreement(nsaids, gel) == "polarity"
+
+
+def test_a_brand_names_its_generics_class_too() -> None:
+    assert "nsaid" in targets_of("A little Voltarol gel on the wrist", ["voltarol"])

@@ -133,4 +133,6 @@ def targets_of(text: str, entities: Iterable[str] = ()) -> frozenset[str]:
     # a brand or another spelling names its generic too ("Nurofen": ibuprofen); not a concept's
     # own name, whose dictionary entries are classes ("antibiotic": anti-bacterial agents)
     generics = generic_names()
-    return frozenset(targets).union(*(generics.get(t, ()) for t in targets if t not in CONCEPTS))
+    named = frozenset().union(*(generics.get(t, ()) for t in targets if t not in CONCEPTS))
+    # and the generic's class: "Voltarol" is diclofenac, an NSAID
+    return frozenset(targets) | named | {c for name in named for c in _CONCEPT_OF.get(name, ())}
