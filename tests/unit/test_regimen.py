@@ -946,3 +946,10 @@ def test_one_member_and_the_other_members_of_a_class_are_the_whole_class() -> No
 
 def test_a_brand_names_its_generics_class_too() -> None:
     assert "nsaid" in targets_of("A little Voltarol gel on the wrist", ["voltarol"])
+
+
+def test_a_morning_and_evening_routine_is_twice_a_day() -> None:
+    spray = frozenset({"otomize"})
+    routine = regimen_of("On days off you can keep to the same morning-and-evening routine.", spray)
+    assert routine.per_day == 2.0
+    assert disagreement(regimen_of("One spray into the affected ear three times a day.", spray), routine)

@@ -88,7 +88,7 @@ FREQUENCIES: tuple[tuple[re.Pattern[str], float | Callable[[re.Match[str]], floa
     (
         re.compile(
             r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice[- ]daily\b|\bbd\b|\bbid\b|"
-            r"\b(?:every |each )?morning and (?:every |each )?(?:evening|night)\b|\bevery 12 hours\b"
+            r"\b(?:every |each )?morning(?: and |-and-)(?:every |each )?(?:evening|night)\b|\bevery 12 hours\b"
         ),
         2.0,
     ),
