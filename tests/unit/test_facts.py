@@ -123,3 +123,13 @@ def test_a_statement_asked_in_disbelief_and_a_terse_clinicians_change_are_facts(
     assert reasons("random update, my period was late so i did a test and its positive??") == ["pregnancy"]
     assert reasons("GP switched me to pivmecillinam, 400mg first dose then 200mg three times a day.") == ["clinician"]
     assert reasons("Also the ibuprofen, is it ok with my blood pressure tablets?") == []
+
+
+def test_a_statement_without_its_subject_is_no_question_and_feeling_sick_is_a_symptom() -> None:
+    def reasons(text: str) -> list[str]:
+        return [f.reason for f in user_facts(text)]
+
+    assert reasons("did a test this morning bc my period was late and it's positive.") == ["pregnancy"]
+    assert reasons("Did I take it at the right time after the scan") == []
+    assert reasons("a week in and I feel so sick every morning after taking it.") == ["side_effect"]
+    assert reasons("I've not pooped in 4 days.") == ["side_effect"]

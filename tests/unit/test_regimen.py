@@ -953,3 +953,20 @@ def test_a_morning_and_evening_routine_is_twice_a_day() -> None:
     routine = regimen_of("On days off you can keep to the same morning-and-evening routine.", spray)
     assert routine.per_day == 2.0
     assert disagreement(regimen_of("One spray into the affected ear three times a day.", spray), routine)
+
+
+def test_writing_a_dose_down_is_another_action_and_a_bare_relative_labels_a_line() -> None:
+    warfarin = frozenset({"warfarin"})
+    skip = regimen_of("Don't give tonight's 5 mg as usual until you've heard back from the clinic.", warfarin)
+    note = regimen_of("It's worth writing it in his yellow book so nobody gives the old 5 mg by mistake.", warfarin)
+    assert note.other_action and disagreement(skip, note) is None
+    assert (
+        regimen_of("Mum: latanoprost, one drop once a day in the evening.", frozenset({"latanoprost"})).person == "mum"
+    )
+
+
+def test_a_prohibition_until_tomorrow_and_a_permission_from_tomorrow_agree() -> None:
+    rinses = frozenset({"rinse"})
+    later = regimen_of("From tomorrow, you can start gentle warm salt water rinses.", rinses)
+    not_yet = regimen_of("Hold off on any rinses until tomorrow.", rinses)
+    assert disagreement(later, not_yet) is None

@@ -102,7 +102,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:severe|bad|terrible|awful|sharp|chest|back|joint|tummy|abdominal)\s+pains?|pains?\s+in\s+(?:my|his|her|both|the)|"
         r"(?:dark|brown|red|pink|cola-coloured)\s+(?:urine|wee|pee)|(?:urine|wee|pee)\s+(?:is|was|has\s+been|looks)\s+"
         r"(?:\w+\s+)?(?:dark|brown|red|pink)|rash|"
-        r"cramps?|cramping|(?:running|going|rushing|dashing)\s+to\s+the\s+(?:loo|toilet|bathroom)|the\s+runs)\b",
+        r"(?:i|he|she)\s+(?:feel|feels)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+)?(?:sick|nauseous|dizzy|ill|rough)|"
+        r"(?:not|n't|haven't|hasn't)\s+(?:pooped|pooed|been\s+to\s+the\s+toilet)|cramps?|cramping|(?:running|going|rushing|dashing)\s+to\s+the\s+(?:loo|toilet|bathroom)|the\s+runs)\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution
@@ -121,8 +122,11 @@ _HYPOTHETICAL = re.compile(
     r"\b(?:what\s+if|if\s+(?:i|he|she|we)|in\s+case|suppose|would\s+it|hypothetically)\b", re.IGNORECASE
 )
 # a question asks, it does not tell: "What side effects should I look out for?"
+# (an auxiliary asks when a subject follows it: "did I take it…", not "did a test this morning")
 _QUESTION = re.compile(
-    r"^(?:\W*)(?:what|which|how|when|where|why|who|should|shall|can|could|is|are|do|does|did|will|would|may|might)\b",
+    r"^(?:\W*)(?:what|which|how|when|where|why|who|"
+    r"(?:should|shall|can|could|is|are|do|does|did|will|would|may|might)\s+"
+    r"(?:i|you|he|she|it|we|they|my|your|his|her|our|their|the|this|that|there)\b)",
     re.IGNORECASE,
 )
 # a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"

@@ -148,17 +148,19 @@ PLANNED_STAGE = re.compile(
     r"^(?:as for )?(?:days?|weeks?) \d+\b|\b(?:on|in) (?:days?|weeks?) \d+\b|"
     # the end of a course: "then stop the hydrocortisone"
     r"^(?:and )?then (?:just )?(?:stop|come off|finish|switch)\b|"
+    # "from tomorrow, you can start rinses" / "hold off on rinses until tomorrow"
+    r"\b(?:from|until|till) tomorrow\b|"
     r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
     r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
 )
 # instructions about another action on the thing: sharing, storing, asking about it
 OTHER_ACTION = re.compile(
-    r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) )?"
+    r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) |it(?:'s| is) worth )?"
     r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to|"
     r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
-    r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|checking|"
+    r"judge|expect|notice|worry|wonder|think|know|understand|rinse|gargle|wean|make up|checking|writing|noting|"
     r"hold on to|hang on to|keep hold of|"
     rf"get (?:(?:your|the|a) )?(?:\w+ )?{CLINICIANS}\b|"  # "get the renal team to give you a target"
     r"(?:get|seek) (?:\w+ )?(?:help|advice|attention|care)|get (?:it|them|\w+ \w+) (?:x-rayed|checked|looked at|seen)|"
@@ -188,7 +190,7 @@ OTHERS_OF_A_KIND = re.compile(
 PERSON = re.compile(rf"\b(?:your (?:{RELATIVES})|you|he|him|she|her|they|them)\b(?!'s)")
 # a line labelled with whom it is for: "You: prednisolone 40 mg each morning", "For your son: 5 ml"
 # (normalised: "as for you, prednisolone 40 mg…")
-_LABELLED = rf"(your (?:{RELATIVES})|you|him|her|them)"
+_LABELLED = rf"((?:your )?(?:{RELATIVES})|you|him|her|them)"
 PERSON_LABEL = re.compile(rf"^\W*(?:as for\s+(?:for\s+)?{_LABELLED}\s*,|(?:for\s+)?{_LABELLED}\s*:)")
 PERSON_OF = {"him": "he", "her": "she", "them": "they"}
 GIVING_VERBS = "give|let|allow|help"  # verbs whose object is the one who takes the medicine
