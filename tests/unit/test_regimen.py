@@ -970,3 +970,14 @@ def test_a_prohibition_until_tomorrow_and_a_permission_from_tomorrow_agree() -> 
     later = regimen_of("From tomorrow, you can start gentle warm salt water rinses.", rinses)
     not_yet = regimen_of("Hold off on any rinses until tomorrow.", rinses)
     assert disagreement(later, not_yet) is None
+
+
+def test_twelve_hours_between_the_two_doses_is_twice_a_day_and_porridge_is_food() -> None:
+    spray = frozenset({"nasal sprays"})
+    once = regimen_of("Use 2 sprays in each nostril once a day, ideally in the morning.", spray)
+    two = regimen_of("Try to keep roughly 12 hours between the two doses.", spray)
+    assert two.per_day == 2.0 and disagreement(once, two) == "frequency"
+    levothyroxine = frozenset({"levothyroxine"})
+    empty = regimen_of("Take it on an empty stomach, 30–60 minutes before breakfast.", levothyroxine)
+    porridge = regimen_of("Take your levothyroxine along with your coffee and porridge in the morning.", levothyroxine)
+    assert porridge.food == "with" and disagreement(empty, porridge) == "food"

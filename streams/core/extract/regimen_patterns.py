@@ -172,7 +172,8 @@ OTHER_ACTION = re.compile(
 # steroid", "try not to leave more than 12 hours between doses" ("take the doses 12 hours apart" is a
 # schedule, read as a frequency)
 SPACING = re.compile(
-    r"\b(?:minutes?|hours?|days?)\s+between\b|\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b|"
+    r"\b(?:minutes?|hours?|days?)\s+between\b(?! the two (?:daily )?doses)|"  # the two doses: twice a day
+    r"\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b|"
     # a least gap: "never give doses less than 4 hours apart"
     r"\b(?:less|closer|sooner) than (?:\w+ )?\d+ hours? apart\b|\bat least (?:\w+ )?\d+ hours? apart\b"
 )

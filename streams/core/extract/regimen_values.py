@@ -88,7 +88,8 @@ FREQUENCIES: tuple[tuple[re.Pattern[str], float | Callable[[re.Match[str]], floa
     (
         re.compile(
             r"\b(?:twice|two times|2 times) (?:a|per|each) day\b|\btwice[- ]daily\b|\bbd\b|\bbid\b|"
-            r"\b(?:every |each )?morning(?: and |-and-)(?:every |each )?(?:evening|night)\b|\bevery 12 hours\b"
+            r"\b(?:every |each )?morning(?: and |-and-)(?:every |each )?(?:evening|night)\b|\bevery 12 hours\b|"
+            r"\bbetween the two (?:daily )?doses\b"
         ),
         2.0,
     ),
@@ -128,7 +129,8 @@ WITHOUT_FOOD = re.compile(
 EITHER_WAY = re.compile(r"\bwith or without (?:food|a meal|meals|eating)\b")
 WITH_FOOD = re.compile(
     r"\b(?:(?:with|alongside|along with) (?:food|a meal|meals|a snack|something to eat|milk|"
-    r"(?:(?:your|each|every|a|the) )?(?:\w+ )?(?:meals?|breakfast|lunch|dinner|supper|snack|cereal))"
+    r"(?:(?:your|each|every|a|the|some) )?(?:\w+ (?:and )?)?(?:meals?|breakfast|lunch|dinner|supper|snack|cereal|"
+    r"porridge|toast|yoghurt|yogurt))"
     r"(?: or (?:a )?(?:meal|snack|food))?|"
     r"after (?:food|eating|a meal|meals|your (?:\w+ )?meal|breakfast|lunch|dinner|supper)|"
     r"straight after (?:\w+ )?(?:eating|food|a meal|it)|"
