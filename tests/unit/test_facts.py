@@ -133,3 +133,8 @@ def test_a_statement_without_its_subject_is_no_question_and_feeling_sick_is_a_sy
     assert reasons("Did I take it at the right time after the scan") == []
     assert reasons("a week in and I feel so sick every morning after taking it.") == ["side_effect"]
     assert reasons("I've not pooped in 4 days.") == ["side_effect"]
+
+
+def test_what_they_said_after_a_call_is_the_clinicians_word() -> None:
+    assert [f.reason for f in user_facts("They said skip tonight and tomorrow, then 4mg a day.")] == ["clinician"]
+    assert user_facts("My friends said it's fine to drink on it.") == []

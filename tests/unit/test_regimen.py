@@ -981,3 +981,12 @@ def test_twelve_hours_between_the_two_doses_is_twice_a_day_and_porridge_is_food(
     empty = regimen_of("Take it on an empty stomach, 30–60 minutes before breakfast.", levothyroxine)
     porridge = regimen_of("Take your levothyroxine along with your coffee and porridge in the morning.", levothyroxine)
     assert porridge.food == "with" and disagreement(empty, porridge) == "food"
+
+
+def test_keeping_one_session_apart_from_another_is_spacing_and_two_pills_are_two_things() -> None:
+    hills = frozenset({"exercise"})
+    assert regimen_of("Keep it separate from your long run.", hills).other_action == "spacing"
+    combined = regimen_of("The combined pill is best avoided for you.", targets_of("the combined pill"))
+    pop = regimen_of("The progestogen-only pill is safe with aura.", targets_of("the progestogen-only pill"))
+    assert not same_target(combined, pop)
+    assert same_target(combined, regimen_of("You can stay on the pill.", targets_of("the pill")))

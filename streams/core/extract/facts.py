@@ -54,7 +54,10 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"recommended|prescribed|doubled|halved)\b|"
         # someone else changed the person's own treatment: "She's increased me to 100 mg a day"
         r"\b(?:she|he|they)(?:'s|'ve|\s+has|\s+have)?\s+(?:just\s+|now\s+)?(?:increased|decreased|reduced|changed|"
-        r"switched|stopped|upped|lowered|doubled|halved|put|started)\s+(?:me|him|her|us)\b",
+        r"switched|stopped|upped|lowered|doubled|halved|put|started)\s+(?:me|him|her|us)\b|"
+        # what the clinic said on the phone: "They said skip tonight and tomorrow, then 4mg a day"
+        r"^\W*(?:they|she|he)\s+(?:said|told\s+(?:me|us|him|her)|advised)\s+(?:to\s+|(?:me|us|him|her)\s+to\s+)?"
+        r"(?:skip|stop|take|give|start|increase|reduce|lower|halve|double|hold|go\s+up|go\s+down|come\s+off)\b",
         re.IGNORECASE,
     ),
     "medication": re.compile(

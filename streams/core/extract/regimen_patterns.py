@@ -174,6 +174,7 @@ OTHER_ACTION = re.compile(
 SPACING = re.compile(
     r"\b(?:minutes?|hours?|days?)\s+between\b(?! the two (?:daily )?doses)|"  # the two doses: twice a day
     r"\bbetween\s+(?:any\s+)?(?:two\s+|the\s+|your\s+)?doses\b|"
+    r"\bkeep (?:it|them|this|that|the \w+) (?:separate|apart) from\b|"  # "keep it separate from your long run"
     # a least gap: "never give doses less than 4 hours apart"
     r"\b(?:less|closer|sooner) than (?:\w+ )?\d+ hours? apart\b|\bat least (?:\w+ )?\d+ hours? apart\b"
 )
@@ -232,6 +233,7 @@ CLASS_ALIASES = frozenset(
         "jabs",
         "booster",
         "shot",
+        "the pill",  # any pill against the combined or the progestogen-only one
         # any vitamin, against a lettered one: "avoid vitamin supplements" / "take vitamin D"
         "vitamin",
         "vitamins",

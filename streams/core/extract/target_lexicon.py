@@ -97,7 +97,19 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "contact lenses": ("contact lens", "contact lenses", "contacts"),
     "makeup": ("makeup", "make-up", "cosmetics"),
     "pregnancy": ("pregnant", "pregnancy", "trying to conceive", "conceive", "conception"),
-    "contraception": ("contraception", "contraceptive", "condom", "condoms", "the pill"),
+    # the kinds of pill are things of their own: the combined pill is not the progestogen-only one
+    "contraception": (
+        "contraception",
+        "contraceptive",
+        "condom",
+        "condoms",
+        "the pill",
+        "combined pill",
+        "progestogen-only pill",
+        "progesterone-only pill",
+        "mini pill",
+        "mini-pill",
+    ),
     # a one-off after unprotected sex, not the regular method
     "emergency contraception": (
         "emergency contraception",
