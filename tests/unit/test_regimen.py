@@ -990,3 +990,16 @@ def test_keeping_one_session_apart_from_another_is_spacing_and_two_pills_are_two
     pop = regimen_of("The progestogen-only pill is safe with aura.", targets_of("the progestogen-only pill"))
     assert not same_target(combined, pop)
     assert same_target(combined, regimen_of("You can stay on the pill.", targets_of("the pill")))
+
+
+def test_stopping_what_one_does_a_purpose_checking_and_a_date_are_read_as_such() -> None:
+    reliever = frozenset({"reliever"})
+    attack = regimen_of("If you get an attack: stop, take 1 puff every 30–60 seconds, up to 10 puffs.", reliever)
+    assert attack.polarity == 1
+    towel = regimen_of(
+        "Keep washing your hands and using your own towel so you don't pass it on.", frozenset({"hands"})
+    )
+    assert towel.polarity == 1
+    assert regimen_of("Keep checking your fasting levels daily.", frozenset({"metformin"})).other_action
+    iron = regimen_of("Take your last iron tablet on the 6th and then none from the 7th.", frozenset({"iron"}))
+    assert iron.stage

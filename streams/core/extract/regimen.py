@@ -52,6 +52,7 @@ from contraflow.streams.core.extract.regimen_patterns import (
     REGARDLESS,
     RESUME,
     RULED_OUT_CHANGE,
+    STOPPING_WHAT_ONE_DOES,
     TOPIC_INTRODUCER,
     UNSURE,
 )
@@ -148,7 +149,7 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     """The slots of one claim; `inherited` are its targets when its main clause names none
     ("take it with food" after "start metformin"). A statement after a dash is no part of
     it ("don't use it for more than 7 days - longer can cause rebound congestion")."""
-    lowered = normalise(instruction_part(text))
+    lowered = STOPPING_WHAT_ONE_DOES.sub("", normalise(instruction_part(text)))
     indexed = indexed_segments(without_slots(RATHER.sub(" ", lowered)))
     segments = [segment for _, segment in indexed]
     targets = _targets(" ".join(segments), inherited, main_clause(lowered))

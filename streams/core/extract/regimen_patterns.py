@@ -45,6 +45,10 @@ NAMES_WITH_FLIPS = re.compile(
     r"(?:dose|day|tablet|of the course)\b|"
     r"\bstop (?:\w+ ){0,3}(?:at|after|on) day \d+\b"  # "stop the drops at day 5": the course's end
 )
+# stopping what one is doing before the instruction: "if you get an attack: stop, take 1 puff…"
+STOPPING_WHAT_ONE_DOES = re.compile(
+    r"\bstop(?: what you are doing)?\s*[,;:\u2014\u2013]\s*(?=(?:and\s+)?(?:take|sit|rest|use|breathe|call)\b)"
+)
 # "you don't need to", "there's no need": the thing is not required, which is not a prohibition
 NOT_REQUIRED = re.compile(
     r"\b(?:no need|not need|need not|needn't|not necessary|not needed|not required|unnecessary|not essential)\b"
@@ -117,7 +121,9 @@ EXPLANATION = re.compile(
     r"(?:and )?then you (?:do not|will not) (?:have|need) to)\b|"
     # a purpose: "take it with food to protect your stomach", "use it to help you quit"
     r"(?<!try )(?<!need )(?<!want )(?<!you )(?<!sure )(?<!best )(?<!important )(?<!idea )"
-    r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b"
+    r"\b(?:in order )?to (?:protect|help|prevent|reduce|ease|lower|settle|boost|minimi[sz]e)\b|"
+    # a purpose said as what will not happen: "so you don't pass it on"
+    r"\bso (?:that )?(?:you|he|she|they|it) (?:do not|does not|will not|can not|would not)\b(?! need\b| have to\b)"
 )
 PUNCTUATION = re.compile(r"[;:()—]|(?<!\d)–|–(?!\d)|,(?!\d{3}\b)")  # not "1,200 mg", nor "2–3 hours"
 # where a main clause starts after a subordinate one that no comma closes
@@ -150,13 +156,14 @@ PLANNED_STAGE = re.compile(
     r"^(?:and )?then (?:just )?(?:stop|come off|finish|switch)\b|"
     # "from tomorrow, you can start rinses" / "hold off on rinses until tomorrow"
     r"\b(?:from|until|till) tomorrow\b|"
+    r"\bfrom the \d+(?:st|nd|rd|th)\b|"  # a date: "none from the 7th until after the colonoscopy"
     r"\b(?:for the first|from (?:day|week) \d+|from (?:\w+ )?(?:days?|weeks?|months?)\b|after that|after this|"
     r"after (?:a|one|two|three|four|five|six|\d+) (?:days?|weeks?|months?)|gradually|step by step)"
 )
 # instructions about another action on the thing: sharing, storing, asking about it
 OTHER_ACTION = re.compile(
     r"^(?:(?:you|he|she|they|we|i) (?:could|can|should|may|might|must|will|need to|would|'d) |it(?:'s| is) worth )?"
-    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to|"
+    r"(?:(?:please|just|also|and|so|do not|never|always|remember to|make sure you|try to|keep|carry on|"
     r"(?:there is |there's )?no need to|(?:you )?do not need to)\s+)*"
     r"(?:share|lend|store|carry(?! on)|tell|let|ask|check|contact|call|ring|phone|email|book|mention|discuss|read|see|"
     r"talk|speak|bring|show|throw|dispose|pass|write|note|record|report|keep (?:\w+ )?out of|"
