@@ -37,9 +37,10 @@ import numpy as np
 
 from contraflow.models.events import NLIProbabilities
 from contraflow.models.state import AdviceClaim, AdviceItem
+from contraflow.streams.core.extract.content_words import content_words
 from contraflow.streams.core.extract.regimen import Regimen, compare, plans_change, regimen_of
 from contraflow.streams.core.extract.regimen_disagreement import restates, same_target
-from contraflow.streams.core.extract.targets import topic_of
+from contraflow.streams.core.extract.targets import targets_of
 
 CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
 Similarity = Callable[[str, str], float]
@@ -108,8 +109,7 @@ def needs_similarity(claim: AdviceClaim) -> bool:
 
 def claim_of(text: str) -> AdviceClaim:
     """A claim and its topic from the text alone (no entity extractor): knowledge entries."""
-    found = topic_of(text)
-    return AdviceClaim(text=text, targets=sorted(found.targets), words=sorted(found.words))
+    return AdviceClaim(text=text, targets=sorted(targets_of(text)), words=sorted(content_words(text)))
 
 
 def two_way(nli_ab: NLIProbabilities, nli_ba: NLIProbabilities) -> float:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from contraflow.streams.core.extract.content_words import WORD, content_words
+from contraflow.streams.core.extract.content_words import WORD
 from contraflow.streams.core.extract.drug_dictionary import drug_variants, generic_names
 from contraflow.streams.core.extract.stop_words import STOP_WORDS
 from contraflow.streams.core.extract.target_lexicon import (
@@ -99,7 +99,6 @@ class Topic:
     """What one item is about."""
 
     targets: frozenset[str]
-    words: frozenset[str]
     refers_back: bool  # names its object only by "it", "the medication", …
 
 
@@ -108,15 +107,16 @@ def _singular(word: str) -> str:
 
 
 def topic_of(text: str, entities: Iterable[str] = ()) -> Topic:
-    """The targets and content words of one item; `entities` are the extractor's for it."""
+    """The targets of one item and whether it names its object only by "it"; `entities` are
+    the extractor's for it. Its content words (`content_words`) are the caller's to take, from
+    the part of the text that is about something."""
     targets = targets_of(text, entities)
     tokens = set(WORD.findall(_EXPLETIVE_IT.sub(" ", text.lower())))
-    return Topic(targets, content_words(text), not targets and bool(tokens & _REFERENCES))
+    return Topic(targets, not targets and bool(tokens & _REFERENCES))
 
 
 def targets_of(text: str, entities: Iterable[str] = ()) -> frozenset[str]:
-    """The targets of one item (`topic_of` without the content words, whose stemming costs
-    most of the work where only the targets are wanted)."""
+    """The targets of one item (`topic_of` without whether it refers back)."""
     lowered = text.lower()
     targets: set[str] = set()
     for match in _CONCEPT_PATTERN.finditer(lowered):
