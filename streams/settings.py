@@ -137,6 +137,11 @@ class Settings(BaseSettings):
         description="sentences: earlier sentences whose embedding cosine with the new one is below this are not "
         "judged against it (0: no floor)",
     )
+    sentence_medicine_gate: bool = Field(
+        True,
+        description="sentences: a new sentence is not judged against an earlier one when both name medicines and "
+        "share none (false: every nearest sentence, as before session 28)",
+    )
     topic_similarity: float = Field(
         1.0,
         ge=0,
@@ -166,6 +171,11 @@ class Settings(BaseSettings):
     memory_min_confidence: float = Field(0.4, ge=0, le=1, description="seed 004: below this the old value is replaced")
     memory_conflict_decay: float = Field(0.5, ge=0, le=1, description="seed 004: confidence factor on conflict")
     memory_lower_decay: float = Field(0.8, ge=0, le=1, description="seed 004: factor of the less confident value")
+    embedder_precision: Literal["int8", "float32"] = Field(
+        "int8",
+        description="the sentence embedder's linear layers: int8 as shipped, or widened once at load to float32 "
+        "(about 3x faster a call, some 40 MB more memory; worth it where every turn is embedded: verdict=sentences)",
+    )
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
     # Fleet contradiction rates per model and tenant (docs/operations.md)
     rate_windows_s: list[int] = Field(

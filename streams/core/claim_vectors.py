@@ -28,7 +28,7 @@ class ClaimVectors:
         if self.embed is None or self.rule.seed or gate_off:
             return None
         claims = [c for item in (*earlier, current) for c in item.claims]
-        if not any(needs_similarity(c) for c in claims):
+        if not self.rule.sentences and not any(needs_similarity(c) for c in claims):
             return None
         missing = [t for t in dict.fromkeys(c.text for c in claims) if t not in self._vectors]
         if missing:

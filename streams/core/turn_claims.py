@@ -103,7 +103,7 @@ class ClaimReader:
         if self.seed:
             return []
         if self.sentences:
-            return [AdviceClaim(text=sentence) for sentence in sentences_worth_comparing(text)]
+            return await self.sentence_claims(text)
         by_sentence = self.items_by_sentence(text)
         entities = await self.entities(text) if any(items for _, items in by_sentence) else []
         named_entities = {" ".join(e.lower().split()) for e in entities}
@@ -125,6 +125,19 @@ class ClaimReader:
                 claims.append(AdviceClaim(text=item, targets=targets, words=words, condition=state.asked_case))
         state.medicines = medicines(targets_of(text, entities)) or state.medicines
         return claims
+
+    async def sentence_claims(self, text: str) -> list[AdviceClaim]:
+        """Every sentence worth comparing, each with the medicines it names (for the sentence
+        rule's medicine gate)."""
+        sentences = sentences_worth_comparing(text)
+        entities = [" ".join(e.lower().split()) for e in await self.entities(text)] if sentences else []
+        return [
+            AdviceClaim(
+                text=sentence,
+                targets=medicines(targets_of(sentence, [e for e in entities if e in sentence.lower()])),
+            )
+            for sentence in sentences
+        ]
 
     def items_by_sentence(self, text: str) -> list[tuple[str, list[str]]]:
         """The turn's sentences in order, each with its advice items (statements mode: one

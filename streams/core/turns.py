@@ -73,6 +73,7 @@ class TurnSettings:
     sentence_threshold: float = default("sentence_threshold")
     sentence_neighbours: int = default("sentence_neighbours")
     sentence_min_similarity: float = default("sentence_min_similarity")
+    sentence_medicine_gate: bool = default("sentence_medicine_gate")
     topic_similarity: float = default("topic_similarity")
     recall_gate: float = default("recall_gate")
     recall_turn: int = default("recall_turn")
@@ -142,6 +143,7 @@ class TurnPipeline:
             self.settings.topic_similarity,
             self.settings.sentence_neighbours,
             self.settings.sentence_min_similarity,
+            self.settings.sentence_medicine_gate,
         )
         self.reader = ClaimReader(
             self.services.extract_entities,

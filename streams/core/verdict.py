@@ -55,6 +55,7 @@ class VerdictRule:
     topic_similarity: float = 0.6
     neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
     min_similarity: float = 0.0  # sentences: earlier sentences less similar than this are not scored (0: off)
+    medicine_gate: bool = True  # sentences: no pair whose sides both name medicines and share none
 
     @property
     def seed(self) -> bool:
@@ -178,13 +179,27 @@ def one_dose_of_a_schedule(claims: Sequence[AdviceClaim], index: int) -> bool:
     )
 
 
+def other_medicines(earlier: AdviceClaim, new: AdviceClaim) -> bool:
+    """Whether two sentences both name medicines and share none ("Take metformin 500 mg twice
+    daily" / "Keep taking lisinopril 10 mg once a day"): advice on different drugs, which the
+    sentence rule does not judge against each other. A class and its member share the class
+    ("avoid NSAIDs" / "ibuprofen is fine")."""
+    return bool(earlier.targets) and bool(new.targets) and set(earlier.targets).isdisjoint(new.targets)
+
+
 def nearest(
     earlier_turns: Sequence[AdviceItem], new: AdviceClaim, rule: VerdictRule, similarity: Similarity | None
 ) -> list[tuple[AdviceItem, str]]:
     """The earlier sentences a new sentence is scored against: the `rule.neighbours` most
     similar to it over all compared turns whose cosine reaches `rule.min_similarity` (all of
-    them when there is no embedder; every one over the floor when neighbours=0)."""
-    candidates = [(turn, claim.text) for turn in earlier_turns for claim in turn.claims]
+    them when there is no embedder; every one over the floor when neighbours=0), leaving out
+    those about other medicines when `rule.medicine_gate` is on."""
+    candidates = [
+        (turn, claim.text)
+        for turn in earlier_turns
+        for claim in turn.claims
+        if not (rule.medicine_gate and other_medicines(claim, new))
+    ]
     if similarity is None:
         return candidates
     scored = [(similarity(text, new.text), (turn, text)) for turn, text in candidates]

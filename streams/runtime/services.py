@@ -54,7 +54,9 @@ def load_components(settings: Settings) -> Components:
         batch_size=settings.nli_max_batch,
         threads=settings.nli_threads,
     )
-    return Components(scorer, load_entity_extractor(settings.ner_model), shared_embedder())
+    return Components(
+        scorer, load_entity_extractor(settings.ner_model), shared_embedder(settings.embedder_precision == "float32")
+    )
 
 
 @dataclass
@@ -173,6 +175,7 @@ def turn_settings(settings: Settings) -> TurnSettings:
         sentence_threshold=settings.sentence_threshold,
         sentence_neighbours=settings.sentence_neighbours,
         sentence_min_similarity=settings.sentence_min_similarity,
+        sentence_medicine_gate=settings.sentence_medicine_gate,
         topic_similarity=settings.topic_similarity,
         recall_gate=settings.recall_gate,
         recall_turn=settings.recall_turn,

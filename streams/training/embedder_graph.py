@@ -6,7 +6,10 @@ the shipped int8 weights and their scales as they are, stored offset by 128); th
 hands ONNX Runtime the weights from the shipped file at load time, so the graph is a few
 kilobytes, the weights ship once and stay int8 in memory.
 
-    python -m contraflow.streams.training.embedder_graph   # rewrites the shipped encoder.onnx ([train] extra: onnx)
+`encoder_float32.onnx` is the same graph with float32 MatMul linear layers, for
+`embedder_precision=float32` (the embedder widens the int8 blocks once at load).
+
+    python -m contraflow.streams.training.embedder_graph   # rewrites both shipped graphs ([train] extra: onnx)
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
-from contraflow.streams.core.embeddings import BLOCK, ENCODER_GRAPH, SCALE, default_model_path
+from contraflow.streams.core.embeddings import BLOCK, ENCODER_GRAPH, SCALE, WIDE_ENCODER_GRAPH, default_model_path
 from contraflow.streams.extras import TRAINING, require
 
 OPSET = 20  # Gelu and LayerNormalization are single operators from here on
@@ -25,8 +28,10 @@ MICROSOFT = "com.microsoft"  # ONNX Runtime's own operators (MatMulNBits)
 ACCURACY = 0
 
 
-def encoder_graph(config: dict) -> bytes:
-    """The serialized graph for a BERT config (hidden_size, heads, layers, intermediate size)."""
+def encoder_graph(config: dict, wide: bool = False) -> bytes:
+    """The serialized graph for a BERT config (hidden_size, heads, layers, intermediate size);
+    `wide`: the linear layers as float32 MatMul on [in, out] weights (the embedder widens the
+    int8 blocks once at load), for `embedder_precision=float32`."""
     from onnx import TensorProto, helper
 
     hidden, heads, layers = config["hidden_size"], config["num_attention_heads"], config["num_hidden_layers"]
@@ -39,6 +44,11 @@ def encoder_graph(config: dict) -> bytes:
         return name
 
     def dense(x: str, name: str, width_in: int, width_out: int, out: str) -> str:
+        if wide:
+            product, bias = weight(name + ".weight", [width_in, width_out]), weight(name + ".bias", [width_out])
+            nodes.append(helper.make_node("MatMul", [x, product], [out + ".product"]))
+            nodes.append(helper.make_node("Add", [out + ".product", bias], [out]))
+            return out
         blocks = width_in // BLOCK
         inputs = [
             x,
@@ -118,9 +128,11 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=default_model_path(), help="the embedder's folder")
     args = parser.parse_args()
     require((*TRAINING, "onnx"), "python -m contraflow.streams.training.embedder_graph")
-    out = args.model / ENCODER_GRAPH
-    out.write_bytes(encoder_graph(json.loads((args.model / "config.json").read_text())))
-    print(f"wrote {out} ({out.stat().st_size:,} bytes)")
+    config = json.loads((args.model / "config.json").read_text())
+    for name, wide in ((ENCODER_GRAPH, False), (WIDE_ENCODER_GRAPH, True)):
+        out = args.model / name
+        out.write_bytes(encoder_graph(config, wide))
+        print(f"wrote {out} ({out.stat().st_size:,} bytes)")
 
 
 if __name__ == "__main__":

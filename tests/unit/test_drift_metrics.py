@@ -167,6 +167,15 @@ def test_a_float_model_loads_as_the_shipped_file_would_store_it(embedder: Senten
     np.testing.assert_allclose(float_model.embed(texts), embedder.embed(texts), atol=2e-3)
 
 
+def test_the_float32_layers_give_the_int8_layers_embeddings(embedder: SentenceEmbedder) -> None:
+    """embedder_precision=float32 widens the shipped int8 blocks once at load and runs plain
+    float32 MatMul layers: the same arithmetic on the same numbers, so the same embeddings
+    (the int8 graph also widens each block before multiplying), and the same for a batch."""
+    texts = [PLAN, SIMILAR, UNRELATED, "ok", "insomnia " * 400]
+    wide = SentenceEmbedder(wide=True)
+    np.testing.assert_allclose(wide.embed(texts, batch_size=2), embedder.embed(texts, batch_size=2), atol=1e-5)
+
+
 def test_a_model_of_another_shape_needs_its_own_graph(tmp_path: Path) -> None:
     shipped = default_model_path()
     for name in ["model.safetensors", "tokenizer.json", "sentence_bert_config.json"]:
@@ -190,7 +199,8 @@ def test_the_shipped_encoder_graph_is_what_its_command_writes(tmp_path: Path) ->
         check=True,
         capture_output=True,
     )
-    assert (tmp_path / "encoder.onnx").read_bytes() == (shipped / "encoder.onnx").read_bytes()
+    for name in ("encoder.onnx", "encoder_float32.onnx"):
+        assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes()
     graph = onnx.ModelProto.FromString((shipped / "encoder.onnx").read_bytes()).graph
     ops = {node.op_type for node in graph.node}
     assert "MatMulNBits" in ops and "MatMul" in ops  # linear layers int8; attention products float

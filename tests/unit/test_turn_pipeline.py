@@ -454,7 +454,11 @@ async def _embed(texts: list[str]) -> np.ndarray:
 
 
 def sentence_pipeline(
-    nli: ScriptedNLI, neighbours: int = 1, embed: bool = True, min_similarity: float = 0.0
+    nli: ScriptedNLI,
+    neighbours: int = 1,
+    embed: bool = True,
+    min_similarity: float = 0.0,
+    medicine_gate: bool = True,
 ) -> TurnPipeline:
     services = TurnServices(score=nli, embed=_embed if embed else None)
     settings = TurnSettings(
@@ -463,8 +467,27 @@ def sentence_pipeline(
         sentence_threshold=0.8,
         sentence_neighbours=neighbours,
         sentence_min_similarity=min_similarity,
+        sentence_medicine_gate=medicine_gate,
     )
     return TurnPipeline(services, settings)
+
+
+async def test_sentences_mode_does_not_judge_advice_on_different_medicines_against_each_other() -> None:
+    """Advice on one drug and advice on another are not a reversal, however the model reads
+    them: with the medicine gate (the default) the paracetamol sentence is never scored
+    against the ibuprofen one, while a class and its member ("NSAIDs" / "ibuprofen") still
+    meet. Without the gate the pair is scored, and the scripted model calls it opposite."""
+    texts = [
+        "Take paracetamol 1 g four times a day. Avoid NSAIDs for now.",
+        "Stop the ibuprofen.",
+    ]
+    scored = {}
+    for gate in (True, False):
+        nli = ScriptedNLI({"Stop the ibuprofen.": CONTRA})
+        await run(sentence_pipeline(nli, neighbours=0, medicine_gate=gate), [turn(i, t) for i, t in enumerate(texts)])
+        scored[gate] = {premise for premise, hypothesis in nli.calls if hypothesis == "Stop the ibuprofen."}
+    assert scored[True] == {"Avoid NSAIDs for now."}
+    assert scored[False] == {"Avoid NSAIDs for now.", "Take paracetamol 1 g four times a day."}
 
 
 async def test_sentences_mode_judges_each_sentence_against_its_nearest_earlier_one() -> None:
