@@ -1,7 +1,7 @@
 """The shipped sentence embedder: its cost per sentence and, with the [train] extra, how close
 it stays to sentence-transformers on the float32 all-MiniLM-L6-v2 (the model card's numbers).
 
-    python benchmarks/embedder.py [--sentences 600] [--batch 8] [--no-fidelity]
+    python benchmarks/embedder.py [--sentences 600] [--batch 8] [--precision float32] [--no-fidelity]
 
 Sentences: the first distinct ones (split after . ! ?) of the turns of the dev sessions.
 Prints ms per sentence over the timed pass (after one warm-up batch), the process's peak RSS,
@@ -53,10 +53,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sentences", type=int, default=600)
     parser.add_argument("--batch", type=int, default=8, help="sentences per call (a turn's worth)")
+    parser.add_argument(
+        "--precision",
+        choices=["int8", "float32"],
+        default="int8",
+        help="the linear layers (CONTRAFLOW_EMBEDDER_PRECISION)",
+    )
     parser.add_argument("--no-fidelity", action="store_true", help="skip the comparison ([train] extra)")
     args = parser.parse_args()
     texts = dev_sentences(args.sentences)
-    embedder = SentenceEmbedder()
+    embedder = SentenceEmbedder(wide=args.precision == "float32")
     embedder.embed(texts[: args.batch])
     started = time.perf_counter()
     ours = np.concatenate([embedder.embed(texts[i : i + args.batch]) for i in range(0, len(texts), args.batch)])
