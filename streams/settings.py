@@ -174,7 +174,8 @@ class Settings(BaseSettings):
     embedder_precision: Literal["int8", "float32"] = Field(
         "int8",
         description="the sentence embedder's linear layers: int8 as shipped, or widened once at load to float32 "
-        "(about 3x faster for one sentence, some 60 MB more memory; worth it where every turn is embedded: verdict=sentences)",
+        "(about 3x faster for one sentence, some 60 MB more memory; worth it where every turn is embedded: "
+        "verdict=sentences)",
     )
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
     # Fleet contradiction rates per model and tenant (docs/operations.md)
