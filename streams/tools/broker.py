@@ -114,6 +114,21 @@ def kafka_metadata_ok(host: str, port: int, timeout: float = 2.0) -> bool:
     return got_id == correlation_id and n_brokers > 0
 
 
+def _stopped(pid: int) -> bool:
+    """Whether every thread of process `pid` is stopped (state T in /proc/PID/task/*/stat;
+    True where there is no /proc to ask)."""
+    tasks = Path(f"/proc/{pid}/task")
+    if not tasks.is_dir():
+        return True
+    states = []
+    for task in tasks.iterdir():
+        try:
+            states.append((task / "stat").read_text().rpartition(")")[2].split()[0])
+        except (OSError, IndexError):
+            continue  # a thread that ended meanwhile
+    return all(state in ("T", "t") for state in states)
+
+
 class TansuBroker:
     """A Tansu broker subprocess with in-memory storage on a loopback port.
 
@@ -224,11 +239,17 @@ class TansuBroker:
             return ""
         return f"; last lines of {self.log}:\n{tail}" if tail else ""
 
-    def pause(self) -> None:
+    def pause(self, timeout: float = 5.0) -> None:
         """Freeze the broker (SIGSTOP): it keeps its data and its port but answers nothing,
-        like a broker that hangs or a network that drops every packet, until `resume`."""
+        like a broker that hangs or a network that drops every packet, until `resume`.
+        Returns once every thread of it has stopped: a stop reaches a running thread only
+        when it next enters the kernel, and one busy on the other core could still answer a
+        request sent right after the signal (seen once, on a loaded machine)."""
         assert self._proc is not None, "broker not started"
         self._proc.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + timeout
+        while not _stopped(self._proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def resume(self) -> None:
         assert self._proc is not None, "broker not started"
