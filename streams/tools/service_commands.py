@@ -22,13 +22,17 @@ def cmd_broker(args: argparse.Namespace) -> int:
     from contraflow.streams.tools.broker import TansuBroker
 
     sigterm_interrupts()
-    with TansuBroker(port=args.port or None) as broker:
-        print(f"Tansu broker on {broker.bootstrap} (memory only). Use --broker {broker.bootstrap}. Ctrl-C stops it.")
-        try:
+    # the whole block: a SIGTERM that lands between the announcement and the wait (a loaded
+    # machine) still stops the broker and exits 0 rather than escaping as an interrupt
+    try:
+        with TansuBroker(port=args.port or None) as broker:
+            print(
+                f"Tansu broker on {broker.bootstrap} (memory only). Use --broker {broker.bootstrap}. Ctrl-C stops it."
+            )
             while broker.running:
                 time.sleep(0.5)
-        except KeyboardInterrupt:
-            return 0
+    except KeyboardInterrupt:
+        return 0
     raise CLIError("the broker exited on its own")
 
 
