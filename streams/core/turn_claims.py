@@ -83,10 +83,12 @@ class ClaimReader:
         *,
         statements: bool = False,
         sentences: bool = False,
+        medicine_gate: bool = False,
         seed: bool = False,
     ) -> None:
         self.extract_entities = extract_entities
         self.statements, self.sentences, self.seed = statements, sentences, seed
+        self.medicine_gate = medicine_gate  # sentences: read the medicines each names (one extractor call a turn)
 
     async def entities(self, text: str) -> list[str]:
         return await self.extract_entities(text) if self.extract_entities and text else []
@@ -102,6 +104,8 @@ class ClaimReader:
         user's last turn, or the medicines last named in the conversation."""
         if self.seed:
             return []
+        if self.sentences and not self.medicine_gate:
+            return [AdviceClaim(text=sentence) for sentence in sentences_worth_comparing(text)]
         if self.sentences:
             return await self.sentence_claims(text)
         by_sentence = self.items_by_sentence(text)

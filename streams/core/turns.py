@@ -149,6 +149,7 @@ class TurnPipeline:
             self.services.extract_entities,
             statements=self.settings.compare == "statements",
             sentences=self.rule.sentences,
+            medicine_gate=self.rule.medicine_gate,
             seed=self.rule.seed,
         )
         self.vectors = ClaimVectors(self.services.embed, self.rule)
