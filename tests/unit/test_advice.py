@@ -57,6 +57,29 @@ def test_no_advice_gives_empty_string() -> None:
     assert extract_advice("") == ""
 
 
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        (
+            "Then stop, using antacids (e.g. Gaviscon) for occasional symptoms. Keep the capsules.",
+            ["Then stop, using antacids (e.g. Gaviscon) for occasional symptoms.", "Keep the capsules."],
+        ),
+        (
+            "Take a painkiller, i.e. paracetamol, every 6 hours.",
+            ["Take a painkiller, i.e. paracetamol, every 6 hours."],
+        ),
+        ("Give 2.5 ml vs. 5 ml for older children.", ["Give 2.5 ml vs. 5 ml for older children."]),
+        ("Ask Dr. Patel about it.", ["Ask Dr. Patel about it."]),
+        ("Take it at 8 a.m. with water.", ["Take it at 8 a.m. with water."]),
+        ("Take it at 8 a.m. Then wait an hour.", ["Take it at 8 a.m.", "Then wait an hour."]),
+    ],
+)
+def test_abbreviations_do_not_end_a_sentence(text: str, sentences: list[str]) -> None:
+    # "(e.g. Gaviscon)" cut in two made "Then stop, using antacids (e.g." a sentence of its own,
+    # which the sentence rule then judged against "Use an alginate/antacid like Gaviscon"
+    assert split_sentences(text) == sentences
+
+
 def test_list_items_are_sentences() -> None:
     assert split_sentences("Plan:\n- Rest the ankle\n- Ice it twice a day") == [
         "Plan:",

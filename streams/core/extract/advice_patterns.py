@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import re
 
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+\s*(?:[-*\u2022]|\d+[.)])?\s*")
+# an abbreviation's full stop ends no sentence ("antacids (e.g. Gaviscon)", "Dr. Patel"); after
+# "a.m." / "p.m." a capital letter opens the next one ("at 8 a.m. Then wait")
+_ABBREVIATION = "".join(
+    rf"(?<!\b{word}\.)" for word in (r"e\.g", r"i\.e", "vs", "cf", "approx", "incl", "Dr", "Mr", "Mrs", "Ms")
+)
+SENTENCE_END = re.compile(
+    rf"(?<=[.!?]){_ABBREVIATION}(?<!\b[ap]\.m\.)\s+|(?<=\b[ap]\.m\.)\s+(?=(?-i:[A-Z]))|\n+\s*(?:[-*\u2022]|\d+[.)])?\s*",
+    re.IGNORECASE,
+)
 _LEAD = (
     r"(?:(?:yes|no|okay|ok|so|also|then|and|but|now|instead|first|next|finally|overall|for now|in that case|ideally)"
     r"[\s,]+)*"
