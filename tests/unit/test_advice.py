@@ -57,6 +57,21 @@ def test_no_advice_gives_empty_string() -> None:
     assert extract_advice("") == ""
 
 
+def test_items_under_a_condition_complete_it() -> None:
+    # "can't keep any fluids down", cut from its "go to ED if he:", was judged against
+    # "Keeping fluids down is the most important thing." (holdout26 h26-036)
+    text = "See a GP or go to ED if he:\n- is drowsy or hard to wake\n- can't keep any fluids down"
+    assert split_sentences(text) == [
+        "See a GP or go to ED if he:",
+        "See a GP or go to ED if he is drowsy or hard to wake",
+        "See a GP or go to ED if he can't keep any fluids down",
+    ]
+    assert split_sentences("Fluids are the key:\n- Give small amounts often") == [
+        "Fluids are the key:",
+        "Give small amounts often",
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "sentences"),
     [

@@ -21,6 +21,7 @@ from contraflow.streams.core.extract.advice_patterns import (
     AVOID_HEADING,
     CLAUSE_SPLIT,
     CONDITION,
+    CONDITION_HEADING,
     COURSE,
     DIRECTIVE,
     DOSE_SUBJECT,
@@ -54,16 +55,18 @@ def _parts(text: str) -> list[str]:
 def split_sentences(text: str) -> list[str]:
     """Sentences and list items of a response, stripped, empty ones dropped. The items of a
     list under a line such as "Avoid:" are what it tells to avoid: "Avoid raw or undercooked
-    meat"."""
+    meat"; under a condition such as "See a GP if he:" each item completes it: "See a GP
+    if he can't keep any fluids down"."""
     sentences: list[str] = []
-    avoiding = False
+    lead = ""
     for line in text.splitlines():
         item = LIST_ITEM.match(line)
         parts = _parts(line[item.end() :] if item else line)
-        if avoiding and item and parts:
-            sentences += [f"Avoid {parts[0][:1].lower()}{parts[0][1:]}", *parts[1:]]
+        if lead and item and parts:
+            sentences += [f"{lead} {parts[0][:1].lower()}{parts[0][1:]}", *parts[1:]]
             continue
-        avoiding = bool(AVOID_HEADING.search(line))
+        heading = line.strip().rstrip(":").strip()
+        lead = "Avoid" if AVOID_HEADING.search(line) else heading if CONDITION_HEADING.search(line) else ""
         sentences += parts
     return sentences
 

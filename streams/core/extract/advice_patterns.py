@@ -224,4 +224,6 @@ AVOID_HEADING = re.compile(
     r"[^:.!?]{0,60}:\s*$",
     re.IGNORECASE,
 )
+# "See a GP or go to ED if he:" opens a list of conditions, each item the rest of the sentence
+CONDITION_HEADING = re.compile(r"\b(?:if|when|whenever|unless)\b[^:.!?]{0,60}:\s*$", re.IGNORECASE)
 LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
