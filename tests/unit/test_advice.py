@@ -70,6 +70,8 @@ def test_items_under_a_condition_complete_it() -> None:
         "Fluids are the key:",
         "Give small amounts often",
     ]
+    # a condition that is itself a list item leads without its marker
+    assert split_sentences("1. Call 111 if she:\n   - has a rash") == ["Call 111 if she:", "Call 111 if she has a rash"]
 
 
 @pytest.mark.parametrize(

@@ -61,12 +61,13 @@ def split_sentences(text: str) -> list[str]:
     lead = ""
     for line in text.splitlines():
         item = LIST_ITEM.match(line)
-        parts = _parts(line[item.end() :] if item else line)
+        content = line[item.end() :] if item else line
+        parts = _parts(content)
         if lead and item and parts:
             sentences += [f"{lead} {parts[0][:1].lower()}{parts[0][1:]}", *parts[1:]]
             continue
-        heading = line.strip().rstrip(":").strip()
-        lead = "Avoid" if AVOID_HEADING.search(line) else heading if CONDITION_HEADING.search(line) else ""
+        condition = content.strip().rstrip(":").strip() if CONDITION_HEADING.search(line) else ""
+        lead = "Avoid" if AVOID_HEADING.search(line) else condition
         sentences += parts
     return sentences
 
