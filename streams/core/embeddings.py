@@ -133,8 +133,8 @@ def _encoder_session(graph: Path, weights: dict[str, np.ndarray], scales: dict[s
     [out, in / BLOCK, BLOCK], their scales in float32; a float model's weights are put in
     that form here, as `quantize_weights` would store them), or, `wide`, widened once to
     float32 [in, out] for the float32 graph (about 3x faster for one sentence, 1.2x in
-    batches of 8, some 60 MB more memory); the other tensors in float32. Returns the session and those arrays, whose
-    memory its OrtValues share: keep both."""
+    batches of 8, some 60 MB more memory); the other tensors in float32. Returns the
+    session and those arrays, whose memory its OrtValues share: keep both."""
     import onnxruntime as ort
 
     values = {}
