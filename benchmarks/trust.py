@@ -32,6 +32,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout27 # held aside in session 29 (40 sessions, blind), first run in session 30
     python benchmarks/trust.py --set holdout28 # held aside in session 30 (40 sessions, blind), first run in session 30
     python benchmarks/trust.py --set holdout29 # held aside in session 30 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 400 sessions to train the sentence judge on (sessions 19 and 30)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -140,6 +141,7 @@ SETS = {
     "holdout27": "holdout27.jsonl",
     "holdout28": "holdout28.jsonl",
     "holdout29": "holdout29.jsonl",
+    "holdout30": "holdout30.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
