@@ -31,13 +31,13 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout26 # held aside in session 29 (40 sessions, blind), first run in session 29
     python benchmarks/trust.py --set holdout27 # held aside in session 29 (40 sessions, blind), first run in session 30
     python benchmarks/trust.py --set holdout28 # held aside in session 30 (40 sessions, blind), first run in session 30
-    python benchmarks/trust.py --set holdout29 # held aside in session 30 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout29 # held aside in session 30 (40 sessions, blind), first run in session 31
     python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set holdout31 # held aside in session 31 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 680 sessions to train the sentence judge on (sessions 19, 30 and 31)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
-    python benchmarks/trust.py --errors        # also print the wrong sessions and what was published (spends a set)
+    python benchmarks/trust.py --errors        # also print the wrong sessions, what was published and wrong probe pairs
 
 Sessions (benchmarks/data/sessions/*.jsonl, labels beside them) are half steady, half
 with exactly one reversal. A session is flagged when the pipeline publishes at least one
@@ -271,6 +271,19 @@ def print_errors(results: list[SessionResult], which: str) -> None:
                 print(f"    {line}")
 
 
+def print_probe_errors(
+    reversals: list[tuple[str, str]], called: list[bool], other_topics: list[tuple[str, str]], different: list[bool]
+) -> None:
+    """The probe pairs of `advice_verdicts.py` judged wrong: reversals not called
+    contradictions, different-topic advice called one (a fixed set: printing spends nothing)."""
+    for (a, b), verdict in zip(reversals, called, strict=True):
+        if not verdict:
+            print(f"PROBE REVERSAL MISSED: {a} || {b}")
+    for (a, b), verdict in zip(other_topics, different, strict=True):
+        if verdict:
+            print(f"PROBE DIFFERENT TOPIC CALLED A CONTRADICTION: {a} || {b}")
+
+
 async def evaluate(
     settings: Settings, scorer: CachedScorer, components, which: str, errors: bool = False
 ) -> dict[str, object]:
@@ -286,8 +299,12 @@ async def evaluate(
         gold = [r["label"] == "contradiction" for r in pair_rows]
         report.update({f"pair_{k}": v for k, v in prf(gold, predicted).items()})
     reversals, other_topics = advice_sets()
-    report["probe_reversals_called_contradiction"] = statistics.fmean(await pair_verdicts(pipeline, reversals))
-    report["probe_different_topic_called_contradiction"] = statistics.fmean(await pair_verdicts(pipeline, other_topics))
+    called = await pair_verdicts(pipeline, reversals)
+    different = await pair_verdicts(pipeline, other_topics)
+    if errors:
+        print_probe_errors(reversals, called, other_topics, different)
+    report["probe_reversals_called_contradiction"] = statistics.fmean(called)
+    report["probe_different_topic_called_contradiction"] = statistics.fmean(different)
     return report
 
 
