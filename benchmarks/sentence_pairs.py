@@ -22,6 +22,11 @@ unlabelled cross-session pairs; the MiniLM student learns from both:
     contraflow nli train OUT_t.jsonl T_t.jsonl --backbone runs/nli-clinical/hf --out runs/student \\
         --epochs 1 --batch-size 32 --lr 3e-5 --seed 21 --threads 2 --bf16 --distil-weight 0.7
 
+How often the pairs the rule scores (each later sentence against its `neighbours` nearest
+earlier ones) hold the marked pair of a changed session at all (session 31):
+
+    python benchmarks/sentence_pairs.py reach --set holdout11 --set holdout12 --neighbours 1 2 3 5 8
+
 Labels come from the sessions' labels and from `data/spans/` (hand-marked, one line per
 reversal or revision session: the earlier and the later passage that change the advice).
 A sentence pair is a contradiction when its two turns are the labelled ones and each side
@@ -125,19 +130,44 @@ def _verdict(label: dict, span: dict | None, earlier_turn: int, later_turn: int,
     return None
 
 
-def nearest_pairs(pairs: list[SentencePair], neighbours: int) -> set[SentencePair]:
-    """The pairs the pipeline scores (verdict=sentences): for each sentence of a later turn,
-    the `neighbours` earlier sentences of its session nearest to it by MiniLM cosine."""
+def ranked_candidates(pairs: list[SentencePair]) -> list[list[SentencePair]]:
+    """For each sentence of a later turn, the pairs with every earlier sentence of its
+    session, nearest first by MiniLM cosine: the order the pipeline picks neighbours in."""
     texts = sorted({t for p in pairs for t in (p.earlier, p.later)})
     vectors = dict(zip(texts, shared_embedder().embed(texts), strict=True))
     by_later: dict[tuple[str, int, str], list[SentencePair]] = defaultdict(list)
     for pair in pairs:
         by_later[(pair.session_id, pair.later_turn, pair.later)].append(pair)
-    near: set[SentencePair] = set()
-    for (_, _, later), candidates in by_later.items():
-        ranked = sorted(candidates, key=lambda p: -float(vectors[p.earlier] @ vectors[later]))
-        near.update(ranked[:neighbours])
-    return near
+    return [
+        sorted(candidates, key=lambda p: -float(vectors[p.earlier] @ vectors[later]))
+        for (_, _, later), candidates in by_later.items()
+    ]
+
+
+def nearest_pairs(pairs: list[SentencePair], neighbours: int) -> set[SentencePair]:
+    """The pairs the pipeline scores (verdict=sentences): for each sentence of a later turn,
+    the `neighbours` earlier sentences of its session nearest to it by MiniLM cosine."""
+    return {pair for ranked in ranked_candidates(pairs) for pair in ranked[:neighbours]}
+
+
+def reach(which: list[str], counts: list[int]) -> None:
+    """How often the sentence rule scores a changed session's marked pair at all: for each
+    session with a marked pair (a reversal or a revision whose passages some sentences
+    carry), the best rank of one among the earlier sentences its later sentence could be
+    scored against; the share within the first k, and the pairs per later sentence k costs."""
+    best: dict[str, int] = {}
+    cost: dict[int, list[int]] = {k: [] for k in counts}
+    for w in which:
+        for ranked in ranked_candidates(list(sentence_pairs(w))):
+            for k in counts:
+                cost[k].append(min(k, len(ranked)))
+            for rank, pair in enumerate(ranked):
+                if pair.contradiction:
+                    best[pair.session_id] = min(best.get(pair.session_id, rank), rank)
+    print(f"sets={','.join(which)} sessions with a marked pair={len(best)}")
+    for k in counts:
+        share = sum(rank < k for rank in best.values()) / len(best)
+        print(f"  {k} neighbours: marked pair scored in {share:.3f} of them, {np.mean(cost[k]):.2f} pairs per sentence")
 
 
 def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies: int = 0) -> None:
@@ -301,6 +331,9 @@ def main() -> None:
     e.add_argument("--model", default="builtin")
     e.add_argument("--set", action="append", choices=sorted(SETS), required=True)
     e.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.7, 0.9, 0.95, 0.98])
+    r = sub.add_parser("reach", help="how often the neighbours the rule scores hold a changed session's marked pair")
+    r.add_argument("--set", action="append", choices=sorted(SETS), required=True)
+    r.add_argument("--neighbours", type=int, nargs="+", default=[1, 2, 3, 5, 8, 1000])
     args = parser.parse_args()
     if args.command == "build":
         build(args.out, args.held, args.replay, args.seed, args.near_copies)
@@ -308,6 +341,8 @@ def main() -> None:
         transfer(args.out, args.held, args.neighbours, args.seed)
     elif args.command == "augment":
         augment(args.out, args.held, args.seed, args.rounds, tuple(args.kinds))
+    elif args.command == "reach":
+        reach(args.set, args.neighbours)
     else:
         evaluate(args.model, args.set, args.thresholds)
 
