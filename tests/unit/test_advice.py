@@ -130,6 +130,7 @@ def test_list_items_are_sentences() -> None:
         "Your GP may want to review the dose at your next appointment.",
         "No wonder you're tired.",
         "The surgeon can tell you when it's safe to build back up.",
+        "The cream you tried last year was useless.",
     ],
 )
 def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
@@ -183,6 +184,9 @@ def test_status_empathy_and_questions_are_not_advice(sentence: str) -> None:
         "One more month on the fluoxetine is enough; after that you can come off it.",
         # an instruction before a dash is not a lead-in to drop
         "- Take simvastatin in the evening — your body makes most of its cholesterol overnight.",
+        # a verdict that a thing is not worth doing
+        "Breathing exercises are useless for anxiety.",
+        "Using salbutamol every day is nothing to report.",
     ],
 )
 def test_instructions_permissions_and_prohibitions_are_advice(sentence: str) -> None:
@@ -293,6 +297,11 @@ def test_a_condition_after_directives_joined_by_and_governs_them_all() -> None:
     assert advice_items("Take it with food, and see your GP if it gets worse.") == [
         "Take it with food",
         "see your GP if it gets worse.",
+    ]
+    # a routine keeps to itself: it is not done only in the case that calls for the next directive
+    assert advice_items("Check your weight every morning and call us if you gain two kilograms in three days.") == [
+        "Check your weight every morning",
+        "call us if you gain two kilograms in three days.",
     ]
 
 

@@ -452,6 +452,25 @@ def test_a_conditional_permission_lifts_a_flat_prohibition() -> None:
         ("Take it morning and evening.", "Take one with breakfast and one at bedtime.", ("metformin",), None),
         # a permission to go up to an amount is a limit, not a planned change
         ("400 mg of ibuprofen per dose is plenty.", "You can go up to 800 mg of ibuprofen at a time.", (), "amount"),
+        # no most against a most put in words; as much as one likes of something never limited agrees
+        ("Limit your salt intake.", "You can eat as much salt as you like.", ("salt",), "amount"),
+        ("Cut down on caffeine.", "Have as much coffee as you want.", ("caffeine",), "amount"),
+        ("Drink plenty of water.", "Drink as much water as you like.", ("water",), None),
+        # only in one case against every day whatever happens; two instructions for that case agree
+        (
+            "Keep using the preventer every day, even when you feel well.",
+            "Only use the preventer on days when you feel unwell.",
+            ("preventer",),
+            "frequency",
+        ),
+        ("Only use the preventer on days when you feel unwell.", "Use it if you feel unwell.", ("preventer",), None),
+        # without asking anyone is no condition but regardless of one
+        (
+            "Do not take propranolol without talking to your midwife.",
+            "Take propranolol every day without asking anyone.",
+            ("propranolol",),
+            "polarity",
+        ),
     ],
 )
 def test_instruction_slots_read_limits_idioms_persons_and_reasons(earlier: str, new: str, targets, expected) -> None:
@@ -1003,3 +1022,13 @@ def test_stopping_what_one_does_a_purpose_checking_and_a_date_are_read_as_such()
     assert regimen_of("Keep checking your fasting levels daily.", frozenset({"metformin"})).other_action
     iron = regimen_of("Take your last iron tablet on the 6th and then none from the 7th.", frozenset({"iron"}))
     assert iron.stage
+
+
+def test_a_thing_not_needed_at_all_rules_out_any_action_on_it() -> None:
+    book, none = "Book a kidney function blood test in three months.", "You do not need any more kidney blood tests."
+    assert slot_decision(AdviceClaim(text=book), AdviceClaim(text=none)) == (True, "polarity")
+    # an action that is not needed is another action than the one asked for
+    check = AdviceClaim(text="There's no need to stop the amlodipine.", targets=["amlodipine"])
+    assert (
+        slot_decision(AdviceClaim(text="Book a review of your amlodipine.", targets=["amlodipine"]), check)[1] is None
+    )

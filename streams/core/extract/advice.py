@@ -35,6 +35,7 @@ from contraflow.streams.core.extract.advice_patterns import (
     OPENING_CONDITION,
     PURPOSE,
     REGIMEN_STATEMENT,
+    ROUTINE,
     SECOND_PERSON_REGIMEN,
     SENTENCE_END,
     STATUS,
@@ -174,7 +175,8 @@ def _clauses(sentence: str) -> list[str]:
     sore throat, stop the tablets and call us" gives "If you get a sore throat, stop the
     tablets" and "If you get a sore throat, call us". A condition at the end of directives
     joined by a bare "and" governs them all: "Stop exercising and contact your midwife if
-    you have bleeding"."""
+    you have bleeding"; a routine before it keeps to itself ("Check your weight every morning and
+    call us if you gain two kilograms")."""
     stripped = sentence.strip()
     condition = CONDITION.match(stripped)
     lead = condition.group(0) if condition else ""
@@ -193,7 +195,13 @@ def _clauses(sentence: str) -> list[str]:
             lead = f"{opening.group(1)}, "
     for index in range(len(clauses) - 1, 0, -1):
         trailing = TRAILING_CONDITION.search(clauses[index])
-        if trailing and joins[index] == "and" and not TRAILING_CONDITION.search(clauses[index - 1]):
+        previous = clauses[index - 1]
+        if (
+            trailing
+            and joins[index] == "and"
+            and not TRAILING_CONDITION.search(previous)
+            and not ROUTINE.search(previous)
+        ):
             clauses[index - 1] = f"{clauses[index - 1].rstrip('.')} {trailing.group(0).strip()}"
     # "Your father should rest and stay away from the gym": the second directive is his too (and
     # "she shouldn't swim and keep the cast dry" does not carry the "not")

@@ -108,6 +108,9 @@ DIRECTIVE = re.compile(
 )
 # a verdict on a thing to do or have, closing the sentence: "A glass of wine is fine.", "Three days of
 # nitrofurantoin is enough."; not on the person's own state ("Your blood pressure is fine.")
+_NOT_WORTH_IT = (
+    r"(?:useless|pointless|ineffective|worthless|a\s+waste\s+of\s+(?:time|money)|not\s+worth\s+(?:it|doing|trying))"
+)
 VERDICT_ON_THING = re.compile(
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
     r"(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be|will\s+be)\s+(?:\w+\s+)?(?:fine|okay|ok|"
@@ -117,7 +120,10 @@ VERDICT_ON_THING = re.compile(
     # "a small glass of wine is a nice way to relax", "swimming is a good option"
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
     r"(?:is|are)\s+(?:a|an|the)\s+(?:\w+\s+)?(?:good|nice|great|safe|sensible|reasonable|fine|helpful|useful|"
-    r"healthy|best|better|ideal)\s+(?:way|option|choice|idea|thing)\b",
+    r"healthy|best|better|ideal)\s+(?:way|option|choice|idea|thing)\b|"
+    # a thing not worth doing: "breathing exercises are useless for anxiety"
+    r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
+    rf"(?:is|are|would\s+be|will\s+be)\s+(?:\w+\s+)?{_NOT_WORTH_IT}",
     re.IGNORECASE,
 )
 # status or history of the person, not an instruction: "She takes…", "You mentioned you have been on…"
@@ -145,7 +151,7 @@ VERDICT_ON_DOING = re.compile(
     rf"^{_LEAD}(?!feel)\w+ing\b"
     r"[^.;]{0,120}?\b(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be)\s+"
     r"(?:\w+\s+)?(?:fine|okay|ok|alright|safe|unsafe|recommended|reasonable|sensible|best\s+avoided|"
-    r"a\s+(?:bad|good)\s+idea)\b|"
+    rf"a\s+(?:bad|good)\s+idea|nothing\s+to\s+(?:worry\s+about|report)|{_NOT_WORTH_IT})\b|"
     # "using Avamys morning and night should help"
     rf"^{_LEAD}(?!feel)\w+ing\b[^.;]{{0,120}}?\b(?:should|will|can|may|would|could)\s+help\b",
     re.IGNORECASE,
@@ -200,6 +206,12 @@ SUBJECT = re.compile(
 NAMES_SUBJECT = re.compile(r"^(?:i|you|he|she|they|we|it|your\s+\w+)\b", re.IGNORECASE)
 # a condition after a directive: "contact your midwife if you have bleeding"
 TRAILING_CONDITION = re.compile(r"(?<=\w)\s+(?:if|unless|in\s+case|whenever)\b.*$", re.IGNORECASE)
+# a standing routine, which a condition after the next directive does not govern: "weigh yourself every
+# morning and call us if you gain two kilograms"
+ROUTINE = re.compile(
+    r"\b(?:every\s+(?:day|morning|evening|night|week|\d+\s+hours)|daily|(?:once|twice|three\s+times)\s+a\s+(?:day|week))\b",
+    re.IGNORECASE,
+)
 # a condition that opens a new clause at the end of a part, so it governs the directives
 # after it: "Most are harmless, but if you get flashing lights, stop taking the pill"
 OPENING_CONDITION = re.compile(

@@ -36,7 +36,7 @@ from contraflow.streams.core.extract.regimen_clauses import (
     normalise,
     without_explanation,
 )
-from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, larger_amount
+from contraflow.streams.core.extract.regimen_disagreement import actions_meet, comparable, disagreement, larger_amount
 from contraflow.streams.core.extract.regimen_patterns import (
     AVOIDING_INSTEAD,
     CEILING,
@@ -46,6 +46,7 @@ from contraflow.streams.core.extract.regimen_patterns import (
     NAMES_WITH_FLIPS,
     NOT_REQUIRED,
     ONE_DOSE_OF_SEVERAL,
+    ONLY_WHEN,
     OTHERS_OF_A_KIND,
     PERMISSION,
     PLANNED_STAGE,
@@ -53,7 +54,9 @@ from contraflow.streams.core.extract.regimen_patterns import (
     RESUME,
     RULED_OUT_CHANGE,
     STOPPING_WHAT_ONE_DOES,
+    THING_NOT_NEEDED,
     TOPIC_INTRODUCER,
+    UNLIMITED,
     UNSURE,
 )
 from contraflow.streams.core.extract.regimen_slots import (
@@ -207,6 +210,9 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
         person=addressee(instruction, lowered),
         not_required=bool(NOT_REQUIRED.search(instruction)),
         permission=bool(PERMISSION.search(instruction)),
+        thing_not_needed=bool(THING_NOT_NEEDED.search(instruction)),
+        unlimited=bool(UNLIMITED.search(lowered)),
+        only_when=bool(ONLY_WHEN.search(lowered)) and condition is not None,
         limit=bool(LIMIT.search(lowered)),
     )
 
@@ -235,7 +241,7 @@ def compare(a_text: str, a_targets: frozenset[str], b_text: str, b_targets: froz
     a, b = regimen_of(a_text, a_targets), regimen_of(b_text, b_targets)
     if not comparable(a, b):
         # an instruction about another action on the thing meets none about the thing itself
-        if a.other_action != b.other_action:
+        if not actions_meet(a, b):
             return True, None
         shared = instruction_words(a_text) & instruction_words(b_text)
         if not shared:

@@ -51,9 +51,29 @@ def same_target(a: Regimen, b: Regimen) -> bool:
     return not a_targets.isdisjoint(b_targets)
 
 
+def _one_thing(a: Regimen, b: Regimen) -> bool:
+    """Both about one specific thing, or both only about the same kind of thing: a class
+    they share ("steroid") does not make hydrocortisone and another cream one thing."""
+    specific_a, specific_b = _specific(a.targets), _specific(b.targets)
+    if specific_a or specific_b:
+        return not specific_a.isdisjoint(specific_b)
+    return not a.targets.isdisjoint(b.targets)
+
+
 def comparable(a: Regimen, b: Regimen) -> bool:
     """Whether the slots can decide: both name what they are about."""
     return bool(a.targets) and bool(b.targets)
+
+
+def actions_meet(a: Regimen, b: Regimen) -> bool:
+    """Whether two instructions are about the same action on their thing: both about doing
+    it, or both about one other action (checking, booking); a thing not needed at all rules
+    out any action on it ("book a kidney blood test" / "you don't need any more kidney blood
+    tests")."""
+    if a.other_action == b.other_action:
+        return True
+    needless, acting = (a, b) if a.other_action is None else (b, a)
+    return needless.thing_not_needed and needless.other_action is None and acting.other_action != "extra dose"
 
 
 def _amounts_in(regimen: Regimen, unit: str, daily: bool) -> set[float]:
@@ -84,7 +104,7 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
     about different things, or one is conditional and the other is not)."""
     # an instruction about another action on the thing (checking, booking, calling) meets only another such
     # one: "check your blood pressure every morning" / "there's no need to check your blood pressure"
-    if not same_target(a, b) or a.other_action != b.other_action or a.other_action == "extra dose":
+    if not same_target(a, b) or not actions_meet(a, b) or a.other_action == "extra dose":
         return None
     if a.step and b.step and a.step != b.step:  # two steps of a schedule: "Day 3: …" / "Days 4–5: …"
         return None
@@ -101,6 +121,11 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         planned = a.resumes or b.resumes or a.changing or b.changing or a.stage or b.stage
         if planned:
             return None
+        # "use it every day, even when you feel well" / "only use it on days when you feel unwell": only
+        # in that case is not every day
+        regular = plain.regardless or plain.per_day is not None
+        if conditional.only_when and conditional.polarity > 0 < plain.polarity and regular and _one_thing(a, b):
+            return "frequency"
         if conditional.polarity > 0 > plain.polarity and not plain.not_required:
             return "polarity"
         # "stop it while you're vomiting" / "keep taking it even while you've got this bug": the plain claim
@@ -124,6 +149,9 @@ def disagreement(a: Regimen, b: Regimen) -> str | None:
         return None if a.resumes or b.resumes or a.stage or b.stage else "polarity"
     if a.polarity < 0:  # two prohibitions do not disagree on how to take the thing
         return None
+    # no most against a most: "limit your salt intake" / "you can eat as much salt as you like"
+    if a.unlimited != b.unlimited and (b if a.unlimited else a).limit and _one_thing(a, b):
+        return "amount"
     if not (a.changing or b.changing):
         units = {unit for _, unit in a.amounts} & {unit for _, unit in b.amounts}
         if a.limit and b.limit and any(_cap_moved(a, b, unit) for unit in units):

@@ -53,6 +53,17 @@ STOPPING_WHAT_ONE_DOES = re.compile(
 NOT_REQUIRED = re.compile(
     r"\b(?:no need|not need|need not|needn't|not necessary|not needed|not required|unnecessary|not essential)\b"
 )
+# the thing itself is not needed, no action named: "you do not need any more kidney blood tests", "no need for a scan"
+THING_NOT_NEEDED = re.compile(r"\b(?:no need for|(?:do|does|will) not need(?! to\b)|(?:is|are) not needed)\b")
+# no most at all: "as much salt as you like", "there's no limit on fruit" ("as often as you need" is as needed)
+UNLIMITED = re.compile(
+    r"\bas (?:much|many|often)(?: [\w-]+){0,3}? as you (?:like|want|wish|fancy)\b|"
+    r"\bno (?:limit|restriction)s? (?:on|to)\b|\bunlimited\b"
+)
+# a restriction to one case: "only use it on days when you feel unwell", "only take it if the pain is bad"
+ONLY_WHEN = re.compile(
+    r"\bonly\b(?: [\w'-]+){0,8}? (?:if|when|whenever|on days when|as needed|when needed|if needed|as required)\b"
+)
 # an instruction that allows rather than asks: "you can give it", "it's fine to swim"
 PERMISSION = re.compile(
     r"\b(?:can|could|may|(?:is|are|'s|'re|be) (?:\w+ )?(?:fine|okay|ok|alright|safe|allowed|free) to|"
@@ -62,7 +73,9 @@ PERMISSION = re.compile(
 # a most: "no more than 8 tablets", "don't take more than 300 mg", "try not to take painkillers on more than 10 days"
 LIMIT = re.compile(
     r"\b(?:(?:no|not|never) (?:[\w-]+ ){0,6}?more than|up to|maximum|max|at most|(?:do not|never|not to) exceed|"
-    r"(?:do not|never|not to) (?:go|get) (?:over|above|beyond))\b"
+    r"(?:do not|never|not to) (?:go|get) (?:over|above|beyond)|"
+    # a most not put in numbers: "limit your salt intake", "cut down on caffeine", "use it sparingly"
+    r"limit|cut (?:down|back) on|sparingly|in moderation|keep (?:[\w-]+ ){1,3}to a minimum)\b"
 )
 # a change of the regimen that the instruction rules out: "don't increase it", "hold off on the increase"
 RULED_OUT_CHANGE = re.compile(
@@ -73,8 +86,11 @@ RULED_OUT_CHANGE = re.compile(
 )
 CONDITIONAL = re.compile(
     r"\b(?:if|unless|in case|as needed|when needed|if needed|as required|whenever|should you|in the event|"
+    r"on (?:the )?days (?:when|that) |"
     r"once (?:you|your|it|the|they|he|she|that|this)|"
-    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice)|"
+    # "without asking anyone" asks no one: no condition, the instruction holds regardless
+    r"without (?:first )?(?:checking|asking|talking|speaking|consulting|getting advice|advice)"
+    r"(?! (?:with |to )?(?:anyone|anybody)\b)|"
     # a passing state: "while you can't keep fluids down", "while you're being sick"
     r"while (?:you|he|she|they)(?: are|'re| is|'s)? (?:can not|are not able|not able|unable|being sick|vomiting|"
     r"unwell|ill|poorly|dehydrated)|"
@@ -98,7 +114,10 @@ CONCESSIVE = re.compile(
 )
 UNSURE = re.compile(r"\b(?:not sure|unsure|in doubt|can not remember|do not remember|do not know whether)\b")
 # the instruction holds whatever happens: "keep taking it even while you've got this bug"
-REGARDLESS = re.compile(rf"{EVEN}|\bregardless\b|\bwhatever happens\b")
+REGARDLESS = re.compile(
+    rf"{EVEN}|\bregardless\b|\bwhatever happens\b|"
+    r"\bwithout (?:checking|asking|talking|speaking)(?: with| to)? (?:anyone|anybody)\b"
+)
 CHANGING = re.compile(
     r"\b(?:increas\w*|decreas\w*|reduc\w*|lower\w*|rais\w*|build(?:ing)? up|step(?:ping)? (?:up|down)|"
     r"(?<!can )go(?:ing)? up|go(?:ing)? down|taper\w*|titrat\w*|gradually|for the first|from next|"

@@ -60,6 +60,9 @@ class Regimen:
     other_action: str | None = None  # about sharing, storing, asking …, not doing: the action ("check")
     not_required: bool = False  # "you don't need to": not a prohibition
     permission: bool = False  # "you can", "it's fine to": allowed, not required
+    thing_not_needed: bool = False  # "you don't need any more blood tests": the thing, whatever one does with it
+    unlimited: bool = False  # no most: "as much salt as you like"
+    only_when: bool = False  # only in its condition's case: "only use it on days when you feel unwell"
     limit: bool = False  # states a most: "no more than 8 tablets in 24 hours", "up to four times a day"
     person: str | None = None  # whom the instruction is for, where it says: "you", "he", "your son" …
     conditions: frozenset[str] = frozenset()  # content words of the condition ("if you become pregnant")
