@@ -32,7 +32,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout27 # held aside in session 29 (40 sessions, blind), first run in session 30
     python benchmarks/trust.py --set holdout28 # held aside in session 30 (40 sessions, blind), first run in session 30
     python benchmarks/trust.py --set holdout29 # held aside in session 30 (40 sessions, blind), first run in session 31
-    python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), first run in session 32
     python benchmarks/trust.py --set holdout31 # held aside in session 31 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set holdout32 # held aside in session 31 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 680 sessions to train the sentence judge on (sessions 19, 30 and 31)
