@@ -35,6 +35,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), first run in session 32
     python benchmarks/trust.py --set holdout31 # held aside in session 31 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set holdout32 # held aside in session 31 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout33 # held aside in session 32 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 680 sessions to train the sentence judge on (sessions 19, 30 and 31)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -146,6 +147,7 @@ SETS = {
     "holdout30": "holdout30.jsonl",
     "holdout31": "holdout31.jsonl",
     "holdout32": "holdout32.jsonl",
+    "holdout33": "holdout33.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
