@@ -280,12 +280,13 @@ def print_probe_errors(
 ) -> None:
     """The probe pairs of `advice_verdicts.py` judged wrong: reversals not called
     contradictions, different-topic advice called one (a fixed set: printing spends nothing)."""
-    for (a, b), verdict in zip(reversals, called, strict=True):
-        if not verdict:
-            print(f"PROBE REVERSAL MISSED: {a} || {b}")
-    for (a, b), verdict in zip(other_topics, different, strict=True):
-        if verdict:
-            print(f"PROBE DIFFERENT TOPIC CALLED A CONTRADICTION: {a} || {b}")
+    for what, pairs, verdicts, wrong in (
+        ("REVERSAL MISSED", reversals, called, False),
+        ("DIFFERENT TOPIC CALLED A CONTRADICTION", other_topics, different, True),
+    ):
+        for (a, b), verdict in zip(pairs, verdicts, strict=True):
+            if verdict == wrong:
+                print(f"PROBE {what}: {a} || {b}")
 
 
 async def evaluate(

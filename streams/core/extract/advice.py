@@ -202,7 +202,7 @@ def _clauses(sentence: str) -> list[str]:
             and not TRAILING_CONDITION.search(previous)
             and not ROUTINE.search(previous)
         ):
-            clauses[index - 1] = f"{clauses[index - 1].rstrip('.')} {trailing.group(0).strip()}"
+            clauses[index - 1] = f"{previous.rstrip('.')} {trailing.group(0).strip()}"
     # "Your father should rest and stay away from the gym": the second directive is his too (and
     # "she shouldn't swim and keep the cast dry" does not carry the "not")
     subject = SUBJECT.match(clauses[0]) if clauses else None

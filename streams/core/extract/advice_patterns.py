@@ -106,11 +106,12 @@ DIRECTIVE = re.compile(
     r"continued|use|used)|recommended\s+dose|no\s+more\s+than|up\s+to\s+a\s+maximum|at\s+most|maximum\s+of)\b",
     re.IGNORECASE,
 )
-# a verdict on a thing to do or have, closing the sentence: "A glass of wine is fine.", "Three days of
-# nitrofurantoin is enough."; not on the person's own state ("Your blood pressure is fine.")
+# a thing or a doing not worth it: "breathing exercises are useless", "using it daily is pointless"
 _NOT_WORTH_IT = (
     r"(?:useless|pointless|ineffective|worthless|a\s+waste\s+of\s+(?:time|money)|not\s+worth\s+(?:it|doing|trying))"
 )
+# a verdict on a thing to do or have, closing the sentence: "A glass of wine is fine.", "Three days of
+# nitrofurantoin is enough."; not on the person's own state ("Your blood pressure is fine.")
 VERDICT_ON_THING = re.compile(
     r"^(?!(?:your|his|her|their|my|our|the|this|that|these|those|it|everything|all|which)\b)[^,;]{0,100}?\b"
     r"(?:is|are|isn't|aren't|is\s+not|are\s+not|should\s+be|would\s+be|will\s+be)\s+(?:\w+\s+)?(?:fine|okay|ok|"
