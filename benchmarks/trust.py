@@ -40,6 +40,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
     python benchmarks/trust.py --errors        # also print the wrong sessions, what was published and wrong probe pairs
+    python benchmarks/trust.py --sessions-json OUT.json  # each session's verdict and conflicts, to compare two runs
 
 Sessions (benchmarks/data/sessions/*.jsonl, labels beside them) are half steady, half
 with exactly one reversal. A session is flagged when the pipeline publishes at least one
@@ -56,7 +57,7 @@ import json
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -290,12 +291,19 @@ def print_probe_errors(
 
 
 async def evaluate(
-    settings: Settings, scorer: CachedScorer, components, which: str, errors: bool = False
+    settings: Settings,
+    scorer: CachedScorer,
+    components,
+    which: str,
+    errors: bool = False,
+    sessions_json: Path | None = None,
 ) -> dict[str, object]:
     pipeline = build(settings, scorer, components)
     results = await run_sessions(pipeline, session_files(which))
     if errors:
         print_errors(results, which)
+    if sessions_json:
+        sessions_json.write_text(json.dumps([asdict(r) for r in results], indent=1))
     report: dict[str, object] = dict(session_report(results))
     pair_rows = [row for path in pair_files(which) for row in read_jsonl(path)]
     report["pairs"] = len(pair_rows)
@@ -326,6 +334,9 @@ def main() -> None:
     parser.add_argument(
         "--errors", action="store_true", help="print the sessions judged wrong (spends a held-aside set)"
     )
+    parser.add_argument(
+        "--sessions-json", type=Path, help="write each session's label, verdict and conflicts here (last threshold)"
+    )
     args = parser.parse_args()
 
     overrides: dict[str, object] = {"nli_model": args.model, "verdict": args.verdict}
@@ -342,7 +353,7 @@ def main() -> None:
     reports = {}
     for threshold in thresholds:
         tuned = settings.model_copy(update={threshold_setting: threshold})
-        report = asyncio.run(evaluate(tuned, scorer, components, which, args.errors))
+        report = asyncio.run(evaluate(tuned, scorer, components, which, args.errors, args.sessions_json))
         if not args.no_decode and DECODE_DEV.exists():
             report["decode_dev_accuracy"] = decode_accuracy(scorer, threshold, args.verdict)
         reports[threshold] = report
