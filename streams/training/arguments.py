@@ -60,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="bf16 autocast (fast on GPUs and on CPUs with AMX or AVX512-BF16, very slow on other CPUs)",
     )
+    p.add_argument(
+        "--freeze-layers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep the embeddings and the backbone's N lowest layers as they are (default 0: train them all)",
+    )
     p.add_argument("--stop-after", type=int, help="stop after this many steps (checkpointed; rerun to resume)")
     p.add_argument(
         "--distil-weight",

@@ -67,6 +67,7 @@ def train_command(args: argparse.Namespace) -> int:
         threads=args.threads,
         bf16=args.bf16,
         distil_weight=args.distil_weight,
+        freeze_layers=args.freeze_layers,
     )
     train(config, stop_after=args.stop_after)
     return 0

@@ -74,11 +74,29 @@ class TrainConfig(BaseModel):
     threads: int = 0
     checkpoint_every: int = 300
     freeze_word_embeddings: bool = True
+    freeze_layers: int = Field(
+        default=0,
+        ge=0,
+        description="the backbone's lowest transformer layers kept as they are (with all the embeddings), so "
+        "the model shares them with its backbone",
+    )
     drop_longer: bool = True
     mega_batch: int = 64
     distil_weight: float = Field(
         default=0.0, ge=0.0, le=1.0, description="weight of the teacher's probabilities where a pair has them"
     )
+
+
+def freeze_lower_layers(model: torch.nn.Module, count: int) -> None:
+    """Keep the embeddings and the `count` lowest transformer layers of `model` as the
+    backbone has them: a model trained so computes the same hidden states there."""
+    base = getattr(model, model.base_model_prefix)
+    layers = base.encoder.layer
+    if count > len(layers):
+        raise ValueError(f"--freeze-layers {count}: the backbone has only {len(layers)} layers")
+    base.embeddings.requires_grad_(False)
+    for layer in layers[:count]:
+        layer.requires_grad_(False)
 
 
 def _label_masks(labels: list[str]) -> torch.Tensor:
@@ -177,6 +195,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
 
     if config.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
+    if config.freeze_layers:
+        freeze_lower_layers(model, config.freeze_layers)
 
     examples = training_examples(config)
     if config.drop_longer:

@@ -350,3 +350,25 @@ def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, tr
     result, gold, probabilities = evaluate_file(load_scorer(str(tiny_onnx)), train_file, progress=True)
     assert result.pairs == len(gold) == len(probabilities) == len(ROWS) * 6 < PROGRESS_CHUNK
     assert f"{len(gold)}/{len(gold)}" in capsys.readouterr().err
+
+
+def test_frozen_lower_layers_stay_the_backbones_and_the_rest_learn(
+    tiny_model: Path, train_file: Path, tmp_path: Path
+) -> None:
+    from safetensors.torch import load_file
+
+    before = load_file(tiny_model / "model.safetensors")
+    after = load_file(_trained(tiny_model, train_file, tmp_path / "frozen", freeze_layers=1) / "model.safetensors")
+    lower = [k for k in before if ".embeddings." in k or ".layer.0." in k]
+    upper = [k for k in before if ".layer.1." in k]
+    assert lower and upper
+    for key in lower:
+        torch.testing.assert_close(after[key], before[key], rtol=0, atol=0)
+    assert any(not torch.equal(after[key], before[key]) for key in upper)
+
+
+def test_freezing_more_layers_than_the_backbone_has_is_an_error(
+    tiny_model: Path, train_file: Path, tmp_path: Path
+) -> None:
+    with pytest.raises(ValueError, match="--freeze-layers 9: the backbone has only"):
+        _trained(tiny_model, train_file, tmp_path / "too-many", freeze_layers=9)
