@@ -93,7 +93,7 @@ def freeze_lower_layers(model: torch.nn.Module, count: int) -> None:
     base = getattr(model, model.base_model_prefix)
     layers = base.encoder.layer
     if count > len(layers):
-        raise ValueError(f"--freeze-layers {count}: the backbone has only {len(layers)} layers")
+        raise BadInput(f"--freeze-layers {count}: the backbone has only {len(layers)} layers")
     base.embeddings.requires_grad_(False)
     for layer in layers[:count]:
         layer.requires_grad_(False)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from contraflow.streams.errors import BadInput
 from contraflow.streams.training.calibrate import calibrate
 from contraflow.streams.training.data import (
     NLI_LABELS,
@@ -370,5 +371,5 @@ def test_frozen_lower_layers_stay_the_backbones_and_the_rest_learn(
 def test_freezing_more_layers_than_the_backbone_has_is_an_error(
     tiny_model: Path, train_file: Path, tmp_path: Path
 ) -> None:
-    with pytest.raises(ValueError, match="--freeze-layers 9: the backbone has only"):
+    with pytest.raises(BadInput, match="--freeze-layers 9: the backbone has only"):
         _trained(tiny_model, train_file, tmp_path / "too-many", freeze_layers=9)
