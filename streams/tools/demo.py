@@ -130,6 +130,10 @@ def run_demo(settings: Settings, timeout_s: float = 180.0, show_scores: bool = F
         with WorkerProcess(overrides, folder / "worker.log") as worker:
             print(f"worker: pid {worker.proc.pid if worker.proc else '?'}, log {worker.log}", flush=True)
             print(f"metrics: http://127.0.0.1:{local.web_port}/metrics", flush=True)
+            try:  # the turns go out once the worker says it is ready, as a user would send them
+                worker.wait_ready(timeout_s)
+            except RuntimeError as exc:
+                raise DemoFailed(str(exc)) from None
             seen = asyncio.run(_drive(local, lines, worker, timeout_s, show_scores))
             if hold:
                 _hold(worker, local)
