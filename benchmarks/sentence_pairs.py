@@ -284,7 +284,7 @@ def _row(premise: str, hypothesis: str, label: str) -> dict:
 
 def evaluate(model: str, which: list[str], thresholds: list[float]) -> None:
     pairs = [p for w in which for p in sentence_pairs(w)]
-    scorer = load_components(Settings(nli_model=model)).scorer
+    scorer = load_components(Settings(nli_model=model, verdict="sentences")).turn_scorer  # the dialogue head if any
     both = [(p.earlier, p.later) for p in pairs] + [(p.later, p.earlier) for p in pairs]
     rows = np.concatenate([scorer.score(both[i : i + 256]) for i in range(0, len(both), 256)])
     score = (rows[: len(pairs), 2] + rows[len(pairs) :, 2]) / 2  # seed 002's two-way mean

@@ -344,7 +344,7 @@ def main() -> None:
         overrides["stride"] = args.stride
     settings = Settings(**overrides)
     components = load_components(settings)
-    scorer = CachedScorer(components.scorer.score)
+    scorer = CachedScorer(components.turn_scorer.score)  # the dialogue head, when the verdict judges with it
     which = "holdout" if args.holdout else args.set
     sentences = args.verdict == "sentences"
     sweep = [0.7, 0.8, 0.9, 0.95] if sentences else [0.5, 0.7, 0.9, 1.0]

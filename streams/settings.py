@@ -137,6 +137,12 @@ class Settings(BaseSettings):
         description="sentences: earlier sentences whose embedding cosine with the new one is below this are not "
         "judged against it (0: no floor)",
     )
+    sentence_head: Literal["auto", "dialogue", "general"] = Field(
+        "auto",
+        description="sentences: which graph of the NLI model judges: dialogue (the model directory's dialogue.onnx, "
+        "trained for the sentence rule), general (model.onnx, as before session 34); auto: dialogue when the model "
+        "directory has one",
+    )
     sentence_medicine_gate: bool = Field(
         True,
         description="sentences: a new sentence is not judged against an earlier one when both name medicines and "

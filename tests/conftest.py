@@ -33,6 +33,30 @@ def tiny_onnx(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return out
 
 
+@pytest.fixture(scope="session")
+def tiny_student(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model trained on a few pairs (word embeddings frozen, as training keeps them) and
+    exported: a student of `tiny_onnx`, with other answers."""
+    from contraflow.streams.training.export import export_onnx
+    from contraflow.streams.training.train import TrainConfig, train
+    from tests.fixtures import write_pairs
+
+    work = tmp_path_factory.mktemp("tiny-student")
+    config = TrainConfig(
+        backbone=str(tiny_model),
+        train_files=[str(write_pairs(work / "pairs.jsonl"))],
+        output_dir=str(work / "trained"),
+        threads=1,
+        epochs=2,
+        batch_size=4,
+        learning_rate=1e-3,
+    )
+    trained = train(config, log=lambda _: None)
+    assert trained is not None
+    export_onnx(trained, work / "onnx")
+    return work / "onnx"
+
+
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[object]:
     """A Tansu broker of the test's own (memory only; it starts in well under a second),

@@ -4,6 +4,7 @@ verdicts are arbitrary, so only plumbing is asserted with it)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -63,6 +64,21 @@ async def run(pipeline: TurnPipeline, turns: list[TurnEvent], state: SessionStat
 
 
 LABELS = ("entailment", "neutral", "contradiction")
+
+NLI_ROWS = [
+    ("A dog runs in the park.", "An animal is outside.", "entailment"),
+    ("A dog runs in the park.", "A cat sleeps indoors.", "contradiction"),
+    ("A woman reads a book.", "She is a teacher.", "neutral"),
+    ("i love hiking on weekends .", "I hate walking anywhere.", "contradiction"),
+    ("i have two kids .", "My kids are at school.", "non_contradiction"),
+]
+
+
+def write_pairs(path: Path) -> Path:
+    """A small labelled training file (NLI_ROWS six times over), in `nli train`'s JSONL."""
+    rows = NLI_ROWS * 6
+    path.write_text("".join(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in rows))
+    return path
 
 
 TINY_ENCODER = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64}

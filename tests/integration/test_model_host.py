@@ -1,18 +1,22 @@
 """A worker's models run in a process of their own (streams/runtime/model_host.py): the worker itself
-imports no model library, gets the same answers as from models loaded in-process, stops when
-its model process dies, and never leaves that process behind, even when it is SIGKILLed."""
+imports no model library, gets the same answers as from models loaded in-process (the turn
+pipeline's from the dialogue head when it judges with one), stops when its model process dies,
+and never leaves that process behind, even when it is SIGKILLed."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from contraflow.streams.runtime.child_process import EXIT_CHILD_LOST
+from contraflow.streams.training.dialogue_head import write_dialogue_head
 
 pytestmark = pytest.mark.model
 
@@ -59,6 +63,45 @@ def test_the_worker_asks_its_model_process_and_stops_when_that_process_dies() ->
     assert done.returncode == EXIT_CHILD_LOST
     assert "carried on" not in done.stdout
     assert "stopping the worker: the model process died" in done.stderr
+
+
+TURNS_JUDGED_BY_THE_DIALOGUE_HEAD = """
+import asyncio, sys
+import numpy as np
+from contraflow.streams.core.nli.scorer import load_scorer
+from contraflow.streams.runtime.model_host import ModelHost
+from contraflow.streams.runtime.services import load_models
+from contraflow.streams.settings import Settings
+
+if __name__ == "__main__":
+    settings = Settings(nli_model=sys.argv[1], verdict="sentences")
+    models = load_models(settings, ModelHost(settings))
+    pair = ("Take the tablets with food.", "Take the tablets on an empty stomach.")
+
+    async def ask():
+        return await models.calls.score([pair]), await models.batcher.score([pair])
+
+    turns, knowledge = asyncio.run(ask())
+    print("turns by the dialogue head:", np.array_equal(turns, load_scorer(sys.argv[1], dialogue=True).score([pair])))
+    print("knowledge by the general graph:", np.array_equal(knowledge, load_scorer(sys.argv[1]).score([pair])))
+"""
+
+
+def test_a_worker_judges_turns_with_the_dialogue_head_and_knowledge_with_the_general_graph(
+    tiny_onnx: Path, tiny_student: Path, tmp_path: Path
+) -> None:
+    model = Path(shutil.copytree(tiny_onnx, tmp_path / "model"))
+    write_dialogue_head(tiny_student, model)
+    done = subprocess.run(
+        [sys.executable, "-c", TURNS_JUDGED_BY_THE_DIALOGUE_HEAD, str(model)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.stdout.splitlines() == [
+        "turns by the dialogue head: True",
+        "knowledge by the general graph: True",
+    ], done.stderr[-3000:]
 
 
 KILLED_WITH_ITS_MODELS_LOADED = """

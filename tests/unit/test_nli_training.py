@@ -20,21 +20,12 @@ from contraflow.streams.training.data import (
 )
 from contraflow.streams.training.evaluate import report
 from contraflow.streams.training.train import TrainConfig, bucketed_batches, distillation_loss, train, training_examples
-
-ROWS = [
-    ("A dog runs in the park.", "An animal is outside.", "entailment"),
-    ("A dog runs in the park.", "A cat sleeps indoors.", "contradiction"),
-    ("A woman reads a book.", "She is a teacher.", "neutral"),
-    ("i love hiking on weekends .", "I hate walking anywhere.", "contradiction"),
-    ("i have two kids .", "My kids are at school.", "non_contradiction"),
-]
+from tests.fixtures import NLI_ROWS, write_pairs
 
 
 @pytest.fixture
 def train_file(tmp_path: Path) -> Path:
-    path = tmp_path / "train.jsonl"
-    path.write_text("".join(json.dumps({"premise": p, "hypothesis": h, "label": y}) + "\n" for p, h, y in ROWS * 6))
-    return path
+    return write_pairs(tmp_path / "train.jsonl")
 
 
 def _trained(backbone: Path, data: Path, out: Path, **options: object) -> Path:
@@ -122,7 +113,7 @@ def test_snli_release_lines_are_read_and_pairs_without_a_gold_label_skipped(tmp_
 
 
 def test_only_symmetric_labels_are_swapped() -> None:
-    examples = [NLIExample(premise=p, hypothesis=h, label=y) for p, h, y in ROWS]
+    examples = [NLIExample(premise=p, hypothesis=h, label=y) for p, h, y in NLI_ROWS]
     assert [(e.premise, e.hypothesis, e.label) for e in swapped(examples)] == [
         ("A cat sleeps indoors.", "A dog runs in the park.", "contradiction"),
         ("I hate walking anywhere.", "i love hiking on weekends .", "contradiction"),
@@ -142,7 +133,7 @@ def test_both_directions_adds_the_swapped_pairs_to_training(tiny_model: Path, tr
         threads=1,
     )
     assert train(config, log=logs.append) is not None
-    assert logs[0].startswith(f"{len(ROWS) * 6 + 3 * 6} training pairs")
+    assert logs[0].startswith(f"{len(NLI_ROWS) * 6 + 3 * 6} training pairs")
 
 
 def test_unrelated_contradictions_are_left_out_of_the_named_files_only(train_file: Path, tmp_path: Path) -> None:
@@ -155,9 +146,9 @@ def test_unrelated_contradictions_are_left_out_of_the_named_files_only(train_fil
         output_dir=str(tmp_path / "out"),
     )
     examples = training_examples(config)
-    # the two contradictions of ROWS share no content word: left out of the first file only
-    assert len(examples) == (len(ROWS) - 2) * 6 + len(ROWS) * 6
-    assert not [e for e in examples[: (len(ROWS) - 2) * 6] if e.is_contradiction]
+    # the two contradictions of NLI_ROWS share no content word: left out of the first file only
+    assert len(examples) == (len(NLI_ROWS) - 2) * 6 + len(NLI_ROWS) * 6
+    assert not [e for e in examples[: (len(NLI_ROWS) - 2) * 6] if e.is_contradiction]
     assert len([e for e in examples if e.is_contradiction]) == 2 * 6
 
 
@@ -298,7 +289,7 @@ def test_a_student_trained_on_teacher_labels_moves_toward_the_teacher(
     examples = load_examples([labelled])
     pairs = [(e.premise, e.hypothesis) for e in examples]
     targets = np.array([e.teacher for e in examples])
-    assert len(examples) == len(ROWS) * 6 and [e.label for e in examples] == [y for _, _, y in ROWS * 6]
+    assert len(examples) == len(NLI_ROWS) * 6 and [e.label for e in examples] == [y for _, _, y in NLI_ROWS * 6]
     np.testing.assert_allclose(targets, TransformersScorer(teacher).score(pairs), atol=1e-4)
     relabelled = tmp_path / "relabelled.jsonl"
     assert (
@@ -349,7 +340,7 @@ def test_evaluation_shows_its_progress_and_scores_every_pair(tiny_onnx: Path, tr
     from contraflow.streams.training.evaluate import PROGRESS_CHUNK, evaluate_file
 
     result, gold, probabilities = evaluate_file(load_scorer(str(tiny_onnx)), train_file, progress=True)
-    assert result.pairs == len(gold) == len(probabilities) == len(ROWS) * 6 < PROGRESS_CHUNK
+    assert result.pairs == len(gold) == len(probabilities) == len(NLI_ROWS) * 6 < PROGRESS_CHUNK
     assert f"{len(gold)}/{len(gold)}" in capsys.readouterr().err
 
 

@@ -18,6 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
+from contraflow.streams.core.nli.heads import DIALOGUE_FILE, stale_shared_weights
 from contraflow.streams.core.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from contraflow.streams.errors import UserError
 from contraflow.streams.extras import TRAINING, require
@@ -116,9 +117,12 @@ class NLIScorer(ABC):
 
 
 class OnnxScorer(NLIScorer):
-    """ONNX Runtime on the CPU (the shipped model is int8-quantised)."""
+    """ONNX Runtime on the CPU (the shipped model is int8-quantised). `graph` is the file of the
+    model directory that is run: model.onnx, or the dialogue head (streams/core/nli/heads.py)."""
 
-    def __init__(self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0) -> None:
+    def __init__(
+        self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0, graph: str = ONNX_FILE
+    ) -> None:
         import onnxruntime as ort
 
         super().__init__(model_dir, max_length, batch_size)
@@ -130,9 +134,15 @@ class OnnxScorer(NLIScorer):
         if threads:
             options.intra_op_num_threads = threads
         try:
-            self.session = ort.InferenceSession(str(model_dir / ONNX_FILE), options, providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(str(model_dir / graph), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
-            raise NLIModelError(f"{model_dir / ONNX_FILE}: not a loadable ONNX model ({exc})") from exc
+            raise NLIModelError(f"{model_dir / graph}: not a loadable ONNX model ({exc})") from exc
+        stale = stale_shared_weights(model_dir, self.session.get_modelmeta().custom_metadata_map)
+        if stale:
+            raise NLIModelError(
+                f"{model_dir / graph} was written against other weights than those now in {model_dir}: "
+                f"{', '.join(stale)}. Write it again with `contraflow nli dialogue-head`."
+            )
         self.input_names = {i.name for i in self.session.get_inputs()}
 
     def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
@@ -221,10 +231,20 @@ def load_scorer(
     batch_size: int = 32,
     threads: int = 0,
     bf16: bool = False,
+    dialogue: bool = False,
 ) -> NLIScorer:
     """Load a scorer; any failure is one NLIModelError naming the model and the fix (or a
-    MissingExtra naming the extra to install). `bf16` is for the transformers backend only."""
+    MissingExtra naming the extra to install). `bf16` is for the transformers backend only;
+    `dialogue` loads the model's dialogue head (ONNX only) instead of its general graph."""
     model_dir = resolve_model_dir(location)
+    if dialogue:
+        if not (model_dir / DIALOGUE_FILE).is_file():
+            raise NLIModelError(
+                f"{model_dir} has no dialogue head ({DIALOGUE_FILE}); write one with `contraflow nli dialogue-head`, "
+                "or set CONTRAFLOW_SENTENCE_HEAD=general"
+            )
+        check_tokenizer_installed(model_dir)
+        return OnnxScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads, graph=DIALOGUE_FILE)
     check_installed(model_dir, backend)
     if backend_for(model_dir, backend) == NLIBackend.onnx:
         if bf16:
