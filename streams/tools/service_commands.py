@@ -37,14 +37,20 @@ def cmd_broker(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from contraflow.streams.core.nli.scorer import check_installed, resolve_model_dir
+    from contraflow.streams.core.nli.scorer import check_dialogue_head, check_installed, resolve_model_dir
     from contraflow.streams.runtime.kafka import ensure_topics
     from contraflow.streams.runtime.model_host import ModelHost, needs_models
+    from contraflow.streams.runtime.services import uses_dialogue_head
     from contraflow.topics.catalog import ALL_TOPICS
 
     settings = settings_from(args)
-    if needs_models(settings):  # quick checks first: the model is there, its backend installed,
-        check_installed(resolve_model_dir(settings.nli_model_path), settings.nli_backend)
+    # quick checks first: the model is there (and its dialogue head, when the verdict judges
+    # with one), its backend installed,
+    if needs_models(settings):
+        model_dir = resolve_model_dir(settings.nli_model_path)
+        check_installed(model_dir, settings.nli_backend)
+        if uses_dialogue_head(settings):
+            check_dialogue_head(model_dir)
     with aiokafka_quiet():  # (its connection errors become our one-line error)
         asyncio.run(ensure_topics(settings, ALL_TOPICS))  # the broker answers; then the slow imports and loading
     print(f"contraflow worker: broker {settings.broker_url} answers, topics in place; starting", flush=True)

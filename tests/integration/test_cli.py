@@ -17,7 +17,19 @@ from contraflow.streams.tools import cli
 from contraflow.streams.tools.broker import free_port
 from contraflow.streams.tools.cli import build_parser
 
-SUBCOMMANDS = ["broker", "worker", "send", "tail", "demo", "schemas", "nli", "nli train", "nli eval", "nli export"]
+SUBCOMMANDS = [
+    "broker",
+    "worker",
+    "send",
+    "tail",
+    "demo",
+    "schemas",
+    "nli",
+    "nli train",
+    "nli eval",
+    "nli export",
+    "nli dialogue-head",
+]
 
 
 def contraflow(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -57,6 +69,12 @@ def test_wrong_broker_address(tiny_onnx: Path) -> None:
 def test_missing_model() -> None:
     result = contraflow("worker", "--model", "/no/such/model")
     assert_one_readable_error(result, "NLI model not found", "/no/such/model", "CONTRAFLOW_NLI_MODEL")
+
+
+def test_a_dialogue_head_asked_for_and_missing(tiny_onnx: Path) -> None:
+    env = {**os.environ, "CONTRAFLOW_VERDICT": "sentences", "CONTRAFLOW_SENTENCE_HEAD": "dialogue"}
+    result = contraflow("worker", "--model", str(tiny_onnx), env=env)  # before any broker is asked
+    assert_one_readable_error(result, "has no dialogue head", "nli dialogue-head", "CONTRAFLOW_SENTENCE_HEAD")
 
 
 def test_send_missing_file(tmp_path: Path) -> None:

@@ -224,6 +224,15 @@ def check_installed(model_dir: Path, backend: NLIBackend = NLIBackend.auto) -> N
     check_tokenizer_installed(model_dir)
 
 
+def check_dialogue_head(model_dir: Path) -> None:
+    """NLIModelError unless `model_dir` holds a dialogue head (streams/core/nli/heads.py)."""
+    if not (model_dir / DIALOGUE_FILE).is_file():
+        raise NLIModelError(
+            f"{model_dir} has no dialogue head ({DIALOGUE_FILE}); write one with `contraflow nli dialogue-head`, "
+            "or set CONTRAFLOW_SENTENCE_HEAD=general"
+        )
+
+
 def load_scorer(
     location: str,
     backend: NLIBackend = NLIBackend.auto,
@@ -238,11 +247,7 @@ def load_scorer(
     `dialogue` loads the model's dialogue head (ONNX only) instead of its general graph."""
     model_dir = resolve_model_dir(location)
     if dialogue:
-        if not (model_dir / DIALOGUE_FILE).is_file():
-            raise NLIModelError(
-                f"{model_dir} has no dialogue head ({DIALOGUE_FILE}); write one with `contraflow nli dialogue-head`, "
-                "or set CONTRAFLOW_SENTENCE_HEAD=general"
-            )
+        check_dialogue_head(model_dir)
         check_tokenizer_installed(model_dir)
         return OnnxScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads, graph=DIALOGUE_FILE)
     check_installed(model_dir, backend)
