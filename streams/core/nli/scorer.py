@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from contraflow.streams.core.nli.heads import DIALOGUE_FILE, stale_shared_weights
+from contraflow.streams.core.nli.heads import DIALOGUE_FILE, has_dialogue_head, stale_shared_weights
 from contraflow.streams.core.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from contraflow.streams.errors import UserError
 from contraflow.streams.extras import TRAINING, require
@@ -226,7 +226,7 @@ def check_installed(model_dir: Path, backend: NLIBackend = NLIBackend.auto) -> N
 
 def check_dialogue_head(model_dir: Path) -> None:
     """NLIModelError unless `model_dir` holds a dialogue head (streams/core/nli/heads.py)."""
-    if not (model_dir / DIALOGUE_FILE).is_file():
+    if not has_dialogue_head(model_dir):
         raise NLIModelError(
             f"{model_dir} has no dialogue head ({DIALOGUE_FILE}); write one with `contraflow nli dialogue-head`, "
             "or set CONTRAFLOW_SENTENCE_HEAD=general"
