@@ -34,9 +34,10 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout29 # held aside in session 30 (40 sessions, blind), first run in session 31
     python benchmarks/trust.py --set holdout30 # held aside in session 30 (40 sessions, blind), first run in session 32
     python benchmarks/trust.py --set holdout31 # held aside in session 31 (40 sessions, blind), first run in session 33
-    python benchmarks/trust.py --set holdout32 # held aside in session 31 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout32 # held aside in session 31 (40 sessions, blind), first run in session 34
     python benchmarks/trust.py --set holdout33 # held aside in session 32 (40 sessions, blind), not run yet
-    python benchmarks/trust.py --set train     # 960 sessions to train the sentence judge on (sessions 19, 30-33)
+    python benchmarks/trust.py --set holdout34 # held aside in session 34 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set train     # 1,040 sessions to train the sentence judge on (sessions 19, 30-34)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
     python benchmarks/trust.py --errors        # also print the wrong sessions, what was published and wrong probe pairs
@@ -149,6 +150,7 @@ SETS = {
     "holdout31": "holdout31.jsonl",
     "holdout32": "holdout32.jsonl",
     "holdout33": "holdout33.jsonl",
+    "holdout34": "holdout34.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
