@@ -4,6 +4,7 @@ settings, small, and gets clear clinical contradictions right."""
 import pytest
 
 from contraflow.streams.core.nli.scorer import OnnxScorer, load_scorer
+from contraflow.streams.runtime.services import uses_dialogue_head
 from contraflow.streams.settings import BUILTIN_MODEL_DIR, Settings
 
 pytestmark = pytest.mark.model
@@ -11,8 +12,29 @@ pytestmark = pytest.mark.model
 
 def test_the_model_ships_with_the_package_and_is_small() -> None:
     files = {p.name: p.stat().st_size for p in BUILTIN_MODEL_DIR.iterdir()}
-    assert {"model.onnx", "config.json", "tokenizer.json", "MODEL_CARD.md"} <= files.keys()
+    assert {"model.onnx", "dialogue.onnx", "config.json", "tokenizer.json", "MODEL_CARD.md"} <= files.keys()
     assert sum(files.values()) < 40 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "reverses"),
+    [
+        ("Take the tablets with food.", "Take the tablets on an empty stomach.", True),
+        ("You can take ibuprofen for the pain.", "Do not take ibuprofen.", True),
+        ("Take it in the morning.", "Take it at bedtime.", True),
+        ("Keep taking your warfarin.", "Do not stop the warfarin.", False),
+        ("Use your inhaler twice a day.", "Drink plenty of water.", False),
+        ("Start with 5 mg a day for a week, then go up to 10 mg.", "After the first week, take 10 mg a day.", False),
+    ],
+)
+def test_the_shipped_dialogue_head_judges_the_sentence_rules_pairs(earlier: str, later: str, reverses: bool) -> None:
+    """The sentence rule (verdict=sentences) judges with the shipped dialogue head: its
+    borrowed weights match model.onnx, and a clinician's reading holds at its 0.9 threshold."""
+    settings = Settings(verdict="sentences")
+    assert uses_dialogue_head(settings)
+    scorer = load_scorer(settings.nli_model_path, dialogue=True)
+    both_ways = (scorer.score([(earlier, later)])[0, 2] + scorer.score([(later, earlier)])[0, 2]) / 2
+    assert (both_ways >= 0.9) == reverses
 
 
 def test_default_settings_load_it_with_onnx_runtime() -> None:
