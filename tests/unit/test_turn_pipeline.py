@@ -564,6 +564,26 @@ async def test_sentences_mode_publishes_a_change_after_a_new_fact_as_a_revision(
     assert revision.justified_by.turn_index == 1 and state.contradictions == 0
 
 
+async def test_sentences_mode_keeps_a_loosening_after_a_fact_calling_for_caution_a_contradiction() -> None:
+    """No slot decides a sentence pair, yet the rule of §4 holds there too: hay fever (an
+    allergy) or a new medicine is no reason to allow what the assistant forbade for the blood
+    pressure; the same allowance after a test result is a revision."""
+    nli = ScriptedNLI({"Sudafed is fine": CONTRA}, premise_word="Sudafed")
+    turns = [
+        turn(0, "With your high blood pressure, don't take Sudafed."),
+        turn(1, "My spring allergies have kicked in and my nose is blocked.", Role.user),
+        turn(2, "Sudafed is fine to use for a few days."),
+    ]
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), turns)
+    [flip] = outcomes[2].conflicts
+    assert flip.kind == "turn_self_contradiction" and flip.justified_by is None
+    result = turn(1, "My blood pressure readings this week were all normal, about 120/80.", Role.user, session="s2")
+    moved = [t.model_copy(update={"session_id": "s2"}) for t in (turns[0], turns[2])]
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [moved[0], result, moved[1]])
+    [revision] = outcomes[2].conflicts
+    assert revision.kind == "turn_revision" and revision.justified_by is not None
+
+
 async def test_sentences_mode_counts_in_k_conflict_only_pairs_of_turns_that_both_advise() -> None:
     """Seed 000's denominator stays: a turn the advice extractor finds no advice in makes no
     evaluated pair, but its sentences are still judged against the earlier ones and a

@@ -219,8 +219,11 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
 
 def loosens(earlier: str, new: str, slot: str | None) -> bool:
     """Whether the new claim allows what the earlier one forbade (slot "polarity"), or more
-    of it (slot "amount": a larger amount in a unit both give)."""
+    of it (slot "amount": a larger amount in a unit both give). A pair no slot decided (the
+    threshold did, or the sentence rule, which has no slots) loosens in either way."""
     a, b = regimen_of(earlier), regimen_of(new)
+    if slot is None:
+        return b.polarity > a.polarity or larger_amount(b, a)
     if slot == "polarity":
         return b.polarity > a.polarity
     return slot == "amount" and larger_amount(b, a)
