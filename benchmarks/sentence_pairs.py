@@ -102,8 +102,10 @@ def sentences(text: str) -> list[str]:
     return sentences_worth_comparing(strip_markdown(strip_reasoning(text)))
 
 
-def sentence_pairs(which: str) -> Iterator[SentencePair]:
+def sentence_pairs(which: str, leave_out: frozenset[str] = frozenset()) -> Iterator[SentencePair]:
     for path in session_files(which):
+        if path.stem in leave_out:
+            continue
         labels = {row["session_id"]: row for row in read_jsonl(path.with_suffix(".labels.jsonl"))}
         marked = spans_of(path)
         turns: dict[str, dict[int, list[str]]] = defaultdict(dict)
@@ -170,16 +172,25 @@ def reach(which: list[str], counts: list[int]) -> None:
         print(f"  {k} neighbours: marked pair scored in {share:.3f} of them, {np.mean(cost[k]):.2f} pairs per sentence")
 
 
-def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies: int = 0) -> None:
+def build(
+    out: Path,
+    held: list[str],
+    replay: list[str],
+    seed: int,
+    near_copies: int = 0,
+    both_ways: list[str] | None = None,
+    leave_out: frozenset[str] = frozenset(),
+) -> None:
     """Training pairs from every set not held aside: marked pairs (and the marked passages
     themselves) as contradictions in both orders, twice; the rest as non_contradiction in
     one drawn order, those the pipeline would score (each later sentence's 3 nearest
     earlier ones) `near_copies` more times in drawn orders; plus a drawn share of general
-    NLI data so the model keeps it."""
+    NLI data so the model keeps it, and of two-class data (DECODE) in both orders, as the
+    sentence rule scores it."""
     draw = random.Random(seed)
     rows: list[dict] = []
     for which in sorted(set(marked_sets()) - set(held)):
-        pairs = list(sentence_pairs(which))
+        pairs = list(sentence_pairs(which, leave_out))
         near = nearest_pairs(pairs, NEIGHBOURS) if near_copies else set()
         for pair in pairs:
             if pair.contradiction:
@@ -189,12 +200,16 @@ def build(out: Path, held: list[str], replay: list[str], seed: int, near_copies:
                     a, b = (pair.earlier, pair.later) if draw.random() < 0.5 else (pair.later, pair.earlier)
                     rows.append(_row(a, b, "non_contradiction"))
         for path in session_files(which):
+            if path.stem in leave_out:
+                continue
             for span in spans_of(path).values():
                 rows += _both_ways(span["earlier_span"], span["later_span"])
     for spec in replay:
         name, count = spec.rsplit(":", 1)
         general = read_jsonl(Path(name))
         rows += draw.sample(general, min(int(count), len(general)))
+    for spec in both_ways or []:
+        rows += _replayed_both_ways(spec, draw)
     draw.shuffle(rows)
     out.write_text("".join(json.dumps(row) + "\n" for row in rows))
     print(f"wrote {len(rows)} training pairs to {out}")
@@ -278,6 +293,20 @@ def _both_ways(earlier: str, later: str) -> list[dict]:
     return 2 * [_row(earlier, later, "contradiction"), _row(later, earlier, "contradiction")]
 
 
+def _replayed_both_ways(spec: str, draw: random.Random) -> list[dict]:
+    """`FILE:COUNT` drawn pairs, each in both orders. Only a label that holds whichever way
+    round the pair is read may be swapped: an entailment does not."""
+    name, count = spec.rsplit(":", 1)
+    general = read_jsonl(Path(name))
+    one_way = sorted({row["label"] for row in general} - {"contradiction", "non_contradiction"})
+    if one_way:
+        raise SystemExit(f"{name}: labels {one_way} do not hold in both orders; use --replay for it")
+    rows = []
+    for row in draw.sample(general, min(int(count), len(general))):
+        rows += [row, {**row, "premise": row["hypothesis"], "hypothesis": row["premise"]}]
+    return rows
+
+
 def _row(premise: str, hypothesis: str, label: str) -> dict:
     return {"premise": premise, "hypothesis": hypothesis, "label": label, "source": "session_sentences"}
 
@@ -314,6 +343,14 @@ def main() -> None:
     b.add_argument("out", type=Path)
     b.add_argument("--held", nargs="*", default=[], choices=sorted(SETS), help="marked sets to leave out too")
     b.add_argument("--replay", nargs="*", default=[], metavar="FILE:COUNT", help="general NLI pairs to mix in")
+    b.add_argument(
+        "--both-ways",
+        nargs="*",
+        default=[],
+        metavar="FILE:COUNT",
+        help="two-class pairs (DECODE) to mix in, both orders",
+    )
+    b.add_argument("--leave-out", nargs="*", default=[], metavar="FILE", help="session files (stems) to leave out")
     b.add_argument("--seed", type=int, default=7)
     b.add_argument("--near-copies", type=int, default=0, help="extra copies of the negatives the pipeline scores")
     t = sub.add_parser("transfer", help="write unlabelled cross-session sentence pairs for a teacher to label")
@@ -336,7 +373,7 @@ def main() -> None:
     r.add_argument("--neighbours", type=int, nargs="+", default=[1, 2, 3, 5, 8, 1000])
     args = parser.parse_args()
     if args.command == "build":
-        build(args.out, args.held, args.replay, args.seed, args.near_copies)
+        build(args.out, args.held, args.replay, args.seed, args.near_copies, args.both_ways, frozenset(args.leave_out))
     elif args.command == "transfer":
         transfer(args.out, args.held, args.neighbours, args.seed)
     elif args.command == "augment":
