@@ -138,3 +138,16 @@ def test_a_statement_without_its_subject_is_no_question_and_feeling_sick_is_a_sy
 def test_what_they_said_after_a_call_is_the_clinicians_word() -> None:
     assert [f.reason for f in user_facts("They said skip tonight and tomorrow, then 4mg a day.")] == ["clinician"]
     assert user_facts("My friends said it's fine to drink on it.") == []
+
+
+def test_weight_lost_or_gained_is_progress_not_a_dosing_weight() -> None:
+    assert user_facts("Loss picked up again, 9kg down now.") == []
+    assert user_facts("I've lost about 6 kg since March.") == []
+    assert [f.reason for f in user_facts("He weighs 14 kg.")] == ["age"]
+    assert [f.reason for f in user_facts("She's gone up to 16 kg now.")] == ["age"]
+
+
+def test_what_a_relative_who_works_as_a_clinician_says_is_push_back() -> None:
+    """Not the person's own clinician changing their treatment: someone's opinion."""
+    assert user_facts("My son-in-law is a pharmacist and he says a few days of Advil is fine with food.") == []
+    assert [f.reason for f in user_facts("My pharmacist said to take it with food instead.")] == ["clinician"]

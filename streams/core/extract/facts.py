@@ -153,7 +153,9 @@ _BELIEF = re.compile(
     r"\b(?:i've|we've)\s+(?:read|heard)\b|"
     # what the family believes: "my mother says antibiotics are heavy for the body"
     r"\b(?:my|her|his|our)\s+(?:mother|mum|mom|father|dad|parents|wife|husband|partner|grandmother|gran|nan|family)"
-    r"\s+(?:says|said|thinks|reckons|believes|swears)\b",
+    r"\s+(?:says|said|thinks|reckons|believes|swears)\b|"
+    # a clinician by trade who is not the person's own: "my son-in-law is a pharmacist and he says"
+    rf"\b(?:is|'s|was)\s+an?\s+{CLINICIANS}\b",
     re.IGNORECASE,
 )
 # asking leave to take something is a request, not a medication the person is on
@@ -170,6 +172,18 @@ def names_a_drug(sentence: str) -> bool:
 
 # a symptom denied is no symptom: "I'm not short of breath", "no dizziness", "I don't get headaches"
 _DENIED = re.compile(r"(?:\b(?:not|no|never|without|nor)|n't)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+# weight lost or gained is progress, not the weight a dose is worked out from: "9kg down now"
+_WEIGHT_CHANGE = re.compile(
+    r"^\s*(?:kg|kilos?)?\s*(?:down|up|lighter|heavier|off|lost|gained|to\s+go)\b|"
+    r"\b(?:lost|gained|dropped|shed|put\s+on|down|up)\s+(?:(?!to\b)\w+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _weight_change(sentence: str, match: re.Match[str]) -> bool:
+    return match.group().lower().endswith("kg") and bool(
+        _WEIGHT_CHANGE.search(sentence[match.end() :]) or _WEIGHT_CHANGE.search(sentence[: match.start()])
+    )
 
 
 def _is_reason(name: str, sentence: str) -> bool:
@@ -177,6 +191,8 @@ def _is_reason(name: str, sentence: str) -> bool:
     matches = list(FACT_PATTERNS[name].finditer(sentence))
     if name == "side_effect":
         matches = [m for m in matches if not _DENIED.search(sentence[: m.start()])]
+    if name == "age":
+        matches = [m for m in matches if not _weight_change(sentence, m)]
     if not matches:
         return False
     if name == "medication":  # another medication: one is named, and not only asked about
