@@ -109,11 +109,12 @@ class Settings(BaseSettings):
     )
     global_window: int = Field(20, ge=0, description="earlier advice turns each new advice is checked against")
     verdict: Literal["regimen", "claims", "sentences", "seed"] = Field(
-        "regimen",
-        description="regimen: claims, with pairs whose targets are known decided by the instruction's slots "
-        "(polarity, amount, frequency, time of day, food); claims: atomic items, topic gate, both directions, "
-        "threshold, revisions; sentences: every sentence of a turn against its nearest earlier sentences, judged "
-        "by the model alone; seed: seed 000's whole-advice argmax",
+        "sentences",
+        description="sentences: every sentence of a turn against its nearest earlier sentences, judged by the "
+        "model's dialogue head (the default since session 35; regimen before); regimen: claims, with pairs whose "
+        "targets are known decided by the instruction's slots (polarity, amount, frequency, time of day, food); "
+        "claims: atomic items, topic gate, both directions, threshold, revisions; seed: seed 000's whole-advice "
+        "argmax",
     )
     contradiction_threshold: float = Field(
         0.7,
@@ -182,10 +183,10 @@ class Settings(BaseSettings):
     memory_conflict_decay: float = Field(0.5, ge=0, le=1, description="seed 004: confidence factor on conflict")
     memory_lower_decay: float = Field(0.8, ge=0, le=1, description="seed 004: factor of the less confident value")
     embedder_precision: Literal["int8", "float32"] = Field(
-        "int8",
-        description="the sentence embedder's linear layers: int8 as shipped, or widened once at load to float32 "
-        "(about 3x faster for one sentence, some 60 MB more memory; worth it where every turn is embedded: "
-        "verdict=sentences)",
+        "float32",
+        description="the sentence embedder's linear layers: widened once at load to float32 (about 3x faster for "
+        "one sentence, some 60 MB more memory: every turn is embedded under verdict=sentences), or int8 as shipped "
+        "(the default before session 35, with the regimen verdict)",
     )
     ner_model: str | None = Field(None, description="spaCy/scispaCy model name for entities (default en_core_sci_sm)")
     # Fleet contradiction rates per model and tenant (docs/operations.md)

@@ -36,7 +36,7 @@ def harness(tmp_path: Path):
     async def emit(spec, key, event) -> None:
         sent.append((spec.name, key, event))
 
-    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1))
 
     async def loaded() -> TurnPipeline:
         return pipeline

@@ -1,9 +1,9 @@
 """Fleet rate alerts and the metrics endpoint, through the real broker and a real worker.
 
-The shipped model and the instruction's slots judge the pairs; the test first picks pairs
-that both call contradictions and pairs that neither does, so the assertions do not rest on
-the model's accuracy (v0.5 calls "Take ibuprofen for the pain." / "Avoid ibuprofen
-completely." p 0.01, the slots a reversal).
+The worker judges with the rules (`verdict=regimen`: the shipped general model and the
+instruction's slots); the test first picks pairs that both call contradictions and pairs
+that neither does, so the assertions do not rest on the model's accuracy (v0.5 calls "Take
+ibuprofen for the pain." / "Avoid ibuprofen completely." p 0.01, the slots a reversal).
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ def test_one_failure_and_one_recovery_alert_for_the_drifting_model_only(broker, 
         nli_backend="onnx",
         rate_windows_s=[60],
         rate_min_pairs=5,
+        verdict="regimen",
     )
     settings = Settings(**overrides)
     worker = start_worker(overrides, tmp_path / "worker.log")

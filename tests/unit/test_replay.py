@@ -68,7 +68,7 @@ def test_a_file_in_neither_format_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_the_run_goes_on_and_the_report_lists_what_was_skipped(tmp_path: Path) -> None:
     path = write_cases(tmp_path, [{"id": "case-broken"}, GOOD])
-    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(stride=1))
+    pipeline = TurnPipeline(ScriptedNLI({"Never": CONTRA}), TurnSettings(verdict="regimen", stride=1))
     results_path, report_path, skipped = run_replay(pipeline, path, tmp_path / "out", progress=False)
     results = json.loads(results_path.read_text())
     assert results["sessions_scored"] == 1 and results["knowledge_conflict_rate"] == 1.0
