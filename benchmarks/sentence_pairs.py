@@ -205,9 +205,7 @@ def build(
             for span in spans_of(path).values():
                 rows += _both_ways(span["earlier_span"], span["later_span"])
     for spec in replay:
-        name, count = spec.rsplit(":", 1)
-        general = read_jsonl(Path(name))
-        rows += draw.sample(general, min(int(count), len(general)))
+        rows += _drawn(spec, draw)
     for spec in both_ways or []:
         rows += _replayed_both_ways(spec, draw)
     draw.shuffle(rows)
@@ -293,18 +291,25 @@ def _both_ways(earlier: str, later: str) -> list[dict]:
     return 2 * [_row(earlier, later, "contradiction"), _row(later, earlier, "contradiction")]
 
 
+def _drawn(spec: str, draw: random.Random) -> list[dict]:
+    """`FILE:COUNT`: that many pairs drawn from the file (all of them if it holds fewer)."""
+    name, count = spec.rsplit(":", 1)
+    general = read_jsonl(Path(name))
+    return draw.sample(general, min(int(count), len(general)))
+
+
 def _replayed_both_ways(spec: str, draw: random.Random) -> list[dict]:
     """`FILE:COUNT` drawn pairs, each in both orders. Only a label that holds whichever way
     round the pair is read may be swapped: an entailment does not."""
-    name, count = spec.rsplit(":", 1)
-    general = read_jsonl(Path(name))
-    one_way = sorted({row["label"] for row in general} - {"contradiction", "non_contradiction"})
+    rows = _drawn(spec, draw)
+    one_way = sorted({row["label"] for row in rows} - {"contradiction", "non_contradiction"})
     if one_way:
-        raise SystemExit(f"{name}: labels {one_way} do not hold in both orders; use --replay for it")
-    rows = []
-    for row in draw.sample(general, min(int(count), len(general))):
-        rows += [row, {**row, "premise": row["hypothesis"], "hypothesis": row["premise"]}]
-    return rows
+        raise SystemExit(f"{spec}: labels {one_way} do not hold in both orders; use --replay for it")
+    return [
+        swapped
+        for row in rows
+        for swapped in (row, {**row, "premise": row["hypothesis"], "hypothesis": row["premise"]})
+    ]
 
 
 def _row(premise: str, hypothesis: str, label: str) -> dict:
