@@ -151,6 +151,7 @@ SETS = {
     "holdout32": "holdout32.jsonl",
     "holdout33": "holdout33.jsonl",
     "holdout34": "holdout34.jsonl",
+    "holdout35": "holdout35.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
