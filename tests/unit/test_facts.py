@@ -64,6 +64,19 @@ def test_symptoms_told_in_everyday_words_are_side_effects() -> None:
     assert user_facts("Should I look out for headaches?") == []  # a question tells nothing
 
 
+def test_being_knocked_out_by_a_tablet_is_a_side_effect() -> None:
+    """Sedation as people tell it: a drowsy antihistamine that "zonked" someone is a side
+    effect, and a later "stop it during the day" is a revision, not a flip-flop."""
+    for text in (
+        "Took a Piriton yesterday lunchtime and I was absolutely zonked all afternoon, nearly nodded off at my desk.",
+        "The amitriptyline knocks me out and I'm groggy until lunch.",
+        "He dozed off in class twice after his morning dose.",
+        "I couldn't keep my eyes open at work yesterday.",
+    ):
+        assert "side_effect" in [f.reason for f in user_facts(text)], text
+    assert user_facts("Will it make me sleepy?") == []
+
+
 def test_the_case_a_user_asks_about_is_kept_and_a_request_under_a_condition_is_not_one() -> None:
     assert asked_case("What should I do if I ever get a stomach bug while on this?") == (
         "if I ever get a stomach bug while on this"
