@@ -59,21 +59,14 @@ def test_symptoms_told_in_everyday_words_are_side_effects() -> None:
         "I've had a headache every afternoon since the new tablets.",
         "My ankles have swollen up this week.",
         "He gets pins and needles in his feet now.",
-    ):
-        assert "side_effect" in [f.reason for f in user_facts(text)], text
-    assert user_facts("Should I look out for headaches?") == []  # a question tells nothing
-
-
-def test_being_knocked_out_by_a_tablet_is_a_side_effect() -> None:
-    """Sedation as people tell it: a drowsy antihistamine that "zonked" someone is a side
-    effect, and a later "stop it during the day" is a revision, not a flip-flop."""
-    for text in (
+        # sedation: stopping a drowsy antihistamine that "zonked" someone is a revision, not a flip-flop
         "Took a Piriton yesterday lunchtime and I was absolutely zonked all afternoon, nearly nodded off at my desk.",
         "The amitriptyline knocks me out and I'm groggy until lunch.",
         "He dozed off in class twice after his morning dose.",
         "I couldn't keep my eyes open at work yesterday.",
     ):
         assert "side_effect" in [f.reason for f in user_facts(text)], text
+    assert user_facts("Should I look out for headaches?") == []  # a question tells nothing
     assert user_facts("Will it make me sleepy?") == []
 
 
