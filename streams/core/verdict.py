@@ -1,8 +1,9 @@
 """How contraflow decides that a new claim contradicts an earlier one (plain Python, no faust).
 
-Three rules, chosen by the `verdict` setting:
+Four rules, chosen by the `verdict` setting (`streams.settings`; ``sentences`` is the
+service's default):
 
-- ``regimen`` (the default): the ``claims`` rule, except that a gated pair of claims whose
+- ``regimen``: the ``claims`` rule, except that a gated pair of claims whose
   main clauses both name what they are about is decided by the instruction's slots
   (`streams.extract.regimen`): it contradicts when they are about the same target and
   disagree on polarity, amount, frequency, time of day or food, and does not otherwise,
