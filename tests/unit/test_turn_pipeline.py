@@ -515,6 +515,28 @@ async def test_sentences_mode_judges_each_sentence_against_its_nearest_earlier_o
     assert outcomes[1].scores[0].nli_pairs == 3
 
 
+async def test_sentences_mode_does_not_judge_a_question_the_assistant_asks() -> None:
+    """A question states nothing to contradict: the assistant echoing the patient ("Why not
+    just take two tablets?") after "Take one 5 mg tablet once a day", or asking "**Do you
+    need condoms or emergency contraception?**" before "You don't need condoms this time",
+    is never scored, though the scripted model would call either pair opposite. The
+    statement beside the question still is, and a real change in it still contradicts."""
+    nli = ScriptedNLI({"Why not": CONTRA, "emergency contraception": CONTRA})
+    texts = [
+        "Take one 5 mg tablet once a day. **Do you need condoms or emergency contraception?**",
+        "Why not just take two tablets? Because one 5 mg tablet once a day is the dose. "
+        "You don't need condoms this time either.",
+    ]
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [turn(i, t) for i, t in enumerate(texts)])
+    asked = {side for pair in nli.calls for side in pair}
+    assert not any("?" in side for side in asked)
+    assert outcomes[1].conflicts == []
+    nli = ScriptedNLI({"two tablets": CONTRA})
+    changed = [texts[0], "Take two tablets once a day from now on."]
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [turn(i, t) for i, t in enumerate(changed)])
+    assert [c.claim_a.text for c in outcomes[1].conflicts] == ["Take one 5 mg tablet once a day."]
+
+
 async def test_sentences_mode_needs_both_directions_to_reach_the_threshold() -> None:
     """A pair that one direction calls a contradiction (p 0.9) and the other does not
     (p 0.5) has a two-way mean of 0.7: under the threshold of 0.8, no conflict."""

@@ -73,10 +73,16 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks rather than tells ("Why not just take two tablets?",
+    "**Do you need emergency contraception?**"): it states nothing to contradict."""
+    return sentence.strip().rstrip("*_").rstrip().endswith("?")
+
+
 def sentences_worth_comparing(text: str) -> list[str]:
     """The sentences of a response that say enough to compare (verdict=sentences): "Yes."
-    or "Good question." do not."""
-    return [s for s in split_sentences(text) if len(s.split()) >= MIN_COMPARED_WORDS]
+    or "Good question." do not, nor does a question the assistant asks."""
+    return [s for s in split_sentences(text) if len(s.split()) >= MIN_COMPARED_WORDS and not is_question(s)]
 
 
 def _unconditioned(sentence: str) -> str:
@@ -107,7 +113,7 @@ def is_imperative(text: str) -> bool:
 def is_advice(sentence: str) -> bool:
     """Whether a sentence (or clause) recommends, prescribes or forbids an action to the person."""
     stripped = sentence.strip()
-    if not stripped or stripped.endswith("?"):
+    if not stripped or is_question(stripped):
         return False
     if stripped.endswith(":") and len(stripped.split()) <= 2:  # a heading: "Plan:", "Avoid:"
         return False
@@ -225,4 +231,4 @@ def advice_items(text: str) -> list[str]:
 def extract_statements(text: str) -> list[str]:
     """Every declarative sentence (not a question): what `compare=statements` checks, for
     general assistants that contradict themselves about facts and persona."""
-    return [s for s in split_sentences(text) if not s.rstrip().endswith("?")]
+    return [s for s in split_sentences(text) if not is_question(s)]
