@@ -78,7 +78,11 @@ class Settings(BaseSettings):
     nli_backend: NLIBackend = Field(
         NLIBackend.auto, description="auto: ONNX when the model has model.onnx, else transformers"
     )
-    nli_max_batch: int = Field(32, ge=1, description="micro-batcher: most pairs in one forward pass")
+    nli_max_batch: int = Field(
+        32,
+        ge=1,
+        description="micro-batcher: most pairs in one scoring call (ONNX runs each pair alone; transformers: one pass)",
+    )
     nli_max_wait_ms: float = Field(
         10.0, ge=0, description="micro-batcher: longest wait for a batch to fill (only while callers overlap)"
     )

@@ -39,7 +39,6 @@ class Harness:
         self.overrides: dict[str, object] = {
             **local_overrides(self.broker.url, base, app_id=f"chaos-{name}"),
             "nli_backend": config.nli_backend,
-            "nli_max_batch": 1,
         }
         self.settings = Settings(**self.overrides)
         self.outputs = RunOutputs()

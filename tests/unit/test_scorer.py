@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from contraflow.streams.core.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
-from contraflow.streams.settings import NLIBackend, Settings
+from contraflow.streams.settings import BUILTIN_MODEL_DIR, NLIBackend, Settings
 from tests.fixtures import build_tiny_model
 
 PAIRS = [
@@ -33,6 +33,29 @@ def test_onnx_int8_scorer_agrees_with_torch(tiny_model: Path, tiny_onnx: Path) -
     assert isinstance(onnx, OnnxScorer)
     torch_probs = load_scorer(str(tiny_model), NLIBackend.transformers).score(PAIRS)
     np.testing.assert_allclose(onnx.score(PAIRS), torch_probs, atol=0.05)
+
+
+@pytest.mark.parametrize("dialogue", [False, True], ids=["general graph", "dialogue head"])
+def test_a_pair_is_judged_the_same_whatever_is_scored_beside_it(dialogue: bool) -> None:
+    """The shipped int8 model: a worker's batcher runs pairs of many sessions together, so a
+    turn's verdict must not depend on what other sessions sent at the same moment (nor
+    differ between the live run, a replay and the redelivery after a crash)."""
+    scorer = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=dialogue)
+    pairs = [
+        ("Use the drops four times a day.", "Use the drops twice a day."),
+        ("Take the tablet with food.", "Take the tablet on an empty stomach."),
+    ]
+    others = [
+        (
+            "After the procedure, keep the dressing dry for forty-eight hours and change it if it becomes "
+            "soaked through or starts to smell, and see a nurse if the redness spreads.",
+            "Avoid heavy lifting, contact sports and long soaks in the bath until the wound has fully "
+            "closed, which usually takes about ten to fourteen days.",
+        )
+    ] * 12
+    alone = np.vstack([scorer.score([pair]) for pair in pairs])
+    np.testing.assert_allclose(scorer.score(pairs + others)[:2], alone, atol=1e-6)
+    np.testing.assert_allclose(scorer.score(others[:3] + pairs[::-1])[3:][::-1], alone, atol=1e-6)
 
 
 def test_label_order_is_read_from_the_model_config(tiny_model: Path, tmp_path: Path) -> None:

@@ -5,10 +5,10 @@ it holds `max_batch` of them or the first has waited `max_wait_ms`. It waits onl
 callers overlap (its last window held more than one request): a lone caller, such as
 one agent scoring one record at a time, would wait for nobody. When more work is
 already waiting, it takes that too, up to `sort_window` pairs, sorts the whole window by
-length and runs it as forward passes of at most `max_batch` similar-length pairs: on a
-CPU, padding is most of what separates a random batch from the ideal one. Every forward
-pass runs in a worker thread (never on the event loop), and a caller's future resolves
-as soon as the last of its rows is scored, so short pairs do not wait for long ones.
+length and hands it to the scorer in calls of at most `max_batch` similar-length pairs
+(the ONNX scorer then runs each pair alone: see OnnxScorer). Every call runs in a worker
+thread (never on the event loop), and a caller's future resolves as soon as the last of
+its rows is scored, so short pairs do not wait for long ones.
 While the model runs, the next requests queue up.
 """
 

@@ -118,14 +118,19 @@ class NLIScorer(ABC):
 
 class OnnxScorer(NLIScorer):
     """ONNX Runtime on the CPU (the shipped model is int8-quantised). `graph` is the file of the
-    model directory that is run: model.onnx, or the dialogue head (streams/core/nli/heads.py)."""
+    model directory that is run: model.onnx, or the dialogue head (streams/core/nli/heads.py).
 
-    def __init__(
-        self, model_dir: Path, max_length: int = 256, batch_size: int = 32, threads: int = 0, graph: str = ONNX_FILE
-    ) -> None:
+    Each pair runs in a forward pass of its own. An int8 graph quantises its activations with
+    one scale per forward pass, taken over every row and the padding, so in a batch a pair's
+    probabilities moved with the pairs beside it (by up to 0.26 on DECODE dev pairs): the same
+    turn could be judged differently live, in a replay and after a crash, as other sessions'
+    pairs shared its pass. Alone, a pair carries no padding either, which is why this costs
+    no throughput on this CPU (benchmarks/nli_batching.py)."""
+
+    def __init__(self, model_dir: Path, max_length: int = 256, threads: int = 0, graph: str = ONNX_FILE) -> None:
         import onnxruntime as ort
 
-        super().__init__(model_dir, max_length, batch_size)
+        super().__init__(model_dir, max_length, batch_size=1)
         options = ort.SessionOptions()
         # Idle threads sleep instead of spin-waiting for the next run: spinning costs the
         # batch throughput nothing measurable here, but it starves whatever runs next on
@@ -249,10 +254,10 @@ def load_scorer(
     if dialogue:
         check_dialogue_head(model_dir)
         check_tokenizer_installed(model_dir)
-        return OnnxScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads, graph=DIALOGUE_FILE)
+        return OnnxScorer(model_dir, max_length=max_length, threads=threads, graph=DIALOGUE_FILE)
     check_installed(model_dir, backend)
     if backend_for(model_dir, backend) == NLIBackend.onnx:
         if bf16:
             raise NLIModelError(f"{model_dir} runs on ONNX Runtime; bf16 is for a Hugging Face model folder")
-        return OnnxScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads)
+        return OnnxScorer(model_dir, max_length=max_length, threads=threads)
     return TransformersScorer(model_dir, max_length=max_length, batch_size=batch_size, threads=threads, bf16=bf16)
