@@ -122,10 +122,11 @@ class OnnxScorer(NLIScorer):
 
     Each pair runs in a forward pass of its own. An int8 graph quantises its activations with
     one scale per forward pass, taken over every row and the padding, so in a batch a pair's
-    probabilities moved with the pairs beside it (by up to 0.26 on DECODE dev pairs): the same
-    turn could be judged differently live, in a replay and after a crash, as other sessions'
-    pairs shared its pass. Alone, a pair carries no padding either, which is why this costs
-    no throughput on this CPU (benchmarks/nli_batching.py)."""
+    probabilities moved with the pairs beside it (by up to 0.53; 3 % of advice pairs crossed the
+    0.9 threshold): the same turn could be judged differently live, in a replay and after a
+    crash, as other sessions' pairs shared its pass. Alone, a pair carries no padding either:
+    this costs 15-19 % of the scorer's pairs/s and nothing measurable end to end
+    (benchmarks/nli_batching.py, benchmarks/e2e_throughput.py)."""
 
     def __init__(self, model_dir: Path, max_length: int = 256, threads: int = 0, graph: str = ONNX_FILE) -> None:
         import onnxruntime as ort
