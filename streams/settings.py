@@ -134,6 +134,13 @@ class Settings(BaseSettings):
         description="sentences: mean p(contradiction) of both directions at or above this contradicts (0.8 before "
         "session 34; the students have been measured at 0.9 since holdout17)",
     )
+    sentence_float_recheck: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="sentences: pairs the dialogue head's int8 graph gives this p(contradiction) or more are scored "
+        "again in float32 compute, whose rows decide (1: off, int8 alone as before session 39; 0: every pair)",
+    )
     sentence_neighbours: int = Field(
         3,
         ge=0,

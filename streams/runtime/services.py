@@ -75,6 +75,7 @@ def load_components(settings: Settings) -> Components:
             batch_size=settings.nli_max_batch,
             threads=settings.nli_threads,
             dialogue=dialogue,
+            float_recheck=settings.sentence_float_recheck,
         )
 
     scorer = nli(dialogue=False)

@@ -35,6 +35,46 @@ def test_onnx_int8_scorer_agrees_with_torch(tiny_model: Path, tiny_onnx: Path) -
     np.testing.assert_allclose(onnx.score(PAIRS), torch_probs, atol=0.05)
 
 
+def test_the_float_twin_computes_closer_to_the_float_model_than_the_int8_graph(
+    tiny_model: Path, tiny_onnx: Path
+) -> None:
+    """The twin keeps the int8 weights but quantises no activation: it is nearer torch's float32
+    answers than the int8 graph it is built from."""
+    torch_probs = load_scorer(str(tiny_model), NLIBackend.transformers).score(PAIRS)
+    int8 = OnnxScorer(tiny_onnx).score(PAIRS)
+    twin = OnnxScorer(tiny_onnx, float_recheck=0.0).score(PAIRS)
+    np.testing.assert_allclose(twin, torch_probs, atol=0.01)
+    assert np.abs(twin - torch_probs).mean() < np.abs(int8 - torch_probs).mean()
+
+
+def test_the_dialogue_head_scores_again_in_float_only_the_pairs_at_or_above_the_floor() -> None:
+    """verdict=sentences: a pair that may contradict is decided by the float32-compute twin;
+    the others keep the int8 graph's answer (which costs a third as much)."""
+    pairs = [
+        ("Take the tablet with food.", "Take the tablet on an empty stomach."),
+        ("Use the drops four times a day.", "Use the drops twice a day."),
+        ("Keep the dressing dry.", "Drink plenty of water."),
+        ("Wear sunscreen outdoors.", "Stretch before you run."),
+    ]
+    int8 = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True).score(pairs)
+    twin = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.0).score(pairs)
+    both = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.5).score(pairs)
+    high = int8[:, 2] >= 0.5
+    assert high.any() and not high.all()
+    assert not np.allclose(twin[high], int8[high], atol=1e-4)  # the twin is another computation
+    np.testing.assert_array_equal(both[high], twin[high])
+    np.testing.assert_array_equal(both[~high], int8[~high])
+
+
+def test_a_graph_that_quantises_no_activation_has_no_twin(tiny_model: Path, tmp_path: Path) -> None:
+    from contraflow.streams.training.export import export_onnx
+
+    exported = export_onnx(tiny_model, tmp_path / "float", quantize=False).parent
+    scorer = OnnxScorer(exported, float_recheck=0.0)
+    assert scorer.float_session is None
+    np.testing.assert_array_equal(scorer.score(PAIRS), OnnxScorer(exported).score(PAIRS))
+
+
 @pytest.mark.parametrize("dialogue", [False, True], ids=["general graph", "dialogue head"])
 def test_a_pair_is_judged_the_same_whatever_is_scored_beside_it(dialogue: bool) -> None:
     """The shipped int8 model: a worker's batcher runs pairs of many sessions together, so a

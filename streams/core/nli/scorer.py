@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -25,6 +25,7 @@ from contraflow.streams.extras import TRAINING, require
 from contraflow.streams.settings import NLIBackend
 
 CANONICAL_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
+CONTRADICTION = CANONICAL_LABELS.index("contradiction")
 ONNX_FILE = "model.onnx"
 
 Pair = tuple[str, str]
@@ -104,6 +105,9 @@ class NLIScorer(ABC):
         Pairs are sorted by length and run in batches of `batch_size`, which keeps
         padding small; the result is put back in the order given.
         """
+        return self._score(pairs, self._logits)
+
+    def _score(self, pairs: Sequence[Pair], logits_of: Callable[[dict[str, np.ndarray]], np.ndarray]) -> np.ndarray:
         out = np.zeros((len(pairs), len(CANONICAL_LABELS)), dtype=np.float32)
         if not pairs:
             return out
@@ -111,7 +115,7 @@ class NLIScorer(ABC):
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
             encoded = self.tokenizer.encode([pairs[i] for i in chunk])
-            logits = self._logits(encoded)
+            logits = logits_of(encoded)
             out[chunk] = softmax(logits.astype(np.float32))[:, self.columns]
         return out
 
@@ -128,19 +132,22 @@ class OnnxScorer(NLIScorer):
     this costs 15-19 % of the scorer's pairs/s and nothing measurable end to end
     (benchmarks/nli_batching.py, benchmarks/e2e_throughput.py)."""
 
-    def __init__(self, model_dir: Path, max_length: int = 256, threads: int = 0, graph: str = ONNX_FILE) -> None:
+    def __init__(
+        self,
+        model_dir: Path,
+        max_length: int = 256,
+        threads: int = 0,
+        graph: str = ONNX_FILE,
+        float_recheck: float = 1.0,
+    ) -> None:
         import onnxruntime as ort
 
         super().__init__(model_dir, max_length, batch_size=1)
-        options = ort.SessionOptions()
-        # Idle threads sleep instead of spin-waiting for the next run: spinning costs the
-        # batch throughput nothing measurable here, but it starves whatever runs next on
-        # these cores (a sentence embedding after an NLI pass took 1.5-2x as long).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        if threads:
-            options.intra_op_num_threads = threads
+        self.threads = threads
         try:
-            self.session = ort.InferenceSession(str(model_dir / graph), options, providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(
+                str(model_dir / graph), self._options(), providers=["CPUExecutionProvider"]
+            )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise NLIModelError(f"{model_dir / graph}: not a loadable ONNX model ({exc})") from exc
         stale = stale_shared_weights(model_dir, self.session.get_modelmeta().custom_metadata_map)
@@ -150,10 +157,58 @@ class OnnxScorer(NLIScorer):
                 f"{', '.join(stale)}. Write it again with `contraflow nli dialogue-head`."
             )
         self.input_names = {i.name for i in self.session.get_inputs()}
+        self.float_recheck = float_recheck
+        self.float_session = self._float_twin(model_dir / graph) if float_recheck < 1.0 else None
+
+    def _options(self, *entries: tuple[str, str]):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        # Idle threads sleep instead of spin-waiting for the next run: spinning costs the
+        # batch throughput nothing measurable here, but it starves whatever runs next on
+        # these cores (a sentence embedding after an NLI pass took 1.5-2x as long).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        for key, value in entries:
+            options.add_session_config_entry(key, value)
+        if self.threads:
+            options.intra_op_num_threads = self.threads
+        return options
+
+    def _float_twin(self, path: Path):
+        """A session of the graph's float32-compute twin (streams/core/nli/float_twin.py),
+        or None when the graph quantises no activation (it already computes in float)."""
+        import onnx
+        import onnxruntime as ort
+
+        from contraflow.streams.core.nli.float_twin import FOLD_DEQUANTIZE, NotDynamicInt8, float_twin
+
+        try:
+            twin = float_twin(onnx.load(str(path)))
+        except NotDynamicInt8:
+            return None
+        return ort.InferenceSession(
+            twin.SerializeToString(), self._options(FOLD_DEQUANTIZE), providers=["CPUExecutionProvider"]
+        )
+
+    def score(self, pairs: Sequence[Pair]) -> np.ndarray:
+        """As `NLIScorer.score`; with a float twin, the pairs whose int8 p(contradiction)
+        reaches `float_recheck` are scored again by it, and its rows are the ones returned."""
+        out = self._score(pairs, self._logits)
+        if self.float_session is None:
+            return out
+        again = [index for index in range(len(pairs)) if out[index, CONTRADICTION] >= self.float_recheck]
+        if again:
+            out[again] = self._score([pairs[index] for index in again], self._float_logits)
+        return out
 
     def _logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
-        feed = {name: value.astype(np.int64) for name, value in encoded.items() if name in self.input_names}
-        return self.session.run(None, feed)[0]
+        return self.session.run(None, self._feed(encoded))[0]
+
+    def _float_logits(self, encoded: dict[str, np.ndarray]) -> np.ndarray:
+        return self.float_session.run(None, self._feed(encoded))[0]
+
+    def _feed(self, encoded: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {name: value.astype(np.int64) for name, value in encoded.items() if name in self.input_names}
 
 
 class TransformersScorer(NLIScorer):
@@ -247,15 +302,19 @@ def load_scorer(
     threads: int = 0,
     bf16: bool = False,
     dialogue: bool = False,
+    float_recheck: float = 1.0,
 ) -> NLIScorer:
     """Load a scorer; any failure is one NLIModelError naming the model and the fix (or a
     MissingExtra naming the extra to install). `bf16` is for the transformers backend only;
-    `dialogue` loads the model's dialogue head (ONNX only) instead of its general graph."""
+    `dialogue` loads the model's dialogue head (ONNX only) instead of its general graph, whose
+    pairs at or above `float_recheck` (below 1) its float32-compute twin scores again."""
     model_dir = resolve_model_dir(location)
     if dialogue:
         check_dialogue_head(model_dir)
         check_tokenizer_installed(model_dir)
-        return OnnxScorer(model_dir, max_length=max_length, threads=threads, graph=DIALOGUE_FILE)
+        return OnnxScorer(
+            model_dir, max_length=max_length, threads=threads, graph=DIALOGUE_FILE, float_recheck=float_recheck
+        )
     check_installed(model_dir, backend)
     if backend_for(model_dir, backend) == NLIBackend.onnx:
         if bf16:
