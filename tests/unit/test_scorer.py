@@ -75,6 +75,22 @@ def test_a_graph_that_quantises_no_activation_has_no_twin(tiny_model: Path, tmp_
     np.testing.assert_array_equal(scorer.score(PAIRS), OnnxScorer(exported).score(PAIRS))
 
 
+def test_a_quantised_graph_the_twin_cannot_read_is_one_clear_error(tiny_onnx: Path, tmp_path: Path) -> None:
+    import onnx
+    from onnx import helper
+
+    model = onnx.load(str(tiny_onnx / "model.onnx"))
+    matmul = next(node for node in model.graph.node if node.op_type == "MatMulInteger")
+    detour = helper.make_node("Identity", [matmul.input[0]], ["activation_detour"], name="detour")
+    matmul.input[0] = "activation_detour"
+    model.graph.node.insert(list(model.graph.node).index(matmul), detour)
+    shutil.copytree(tiny_onnx, tmp_path / "odd")
+    onnx.save(model, str(tmp_path / "odd" / "model.onnx"))
+    OnnxScorer(tmp_path / "odd").score(PAIRS)  # the graph itself runs
+    with pytest.raises(NLIModelError, match="CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"):
+        OnnxScorer(tmp_path / "odd", float_recheck=0.5)
+
+
 @pytest.mark.parametrize("dialogue", [False, True], ids=["general graph", "dialogue head"])
 def test_a_pair_is_judged_the_same_whatever_is_scored_beside_it(dialogue: bool) -> None:
     """The shipped int8 model: a worker's batcher runs pairs of many sessions together, so a

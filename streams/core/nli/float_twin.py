@@ -27,7 +27,11 @@ _ATTENTION_ATTRIBUTES = frozenset({"num_heads", "unidirectional", "mask_filter_v
 
 
 class NotDynamicInt8(ValueError):
-    """The graph holds no dynamically quantised node to rewrite."""
+    """The graph holds no dynamically quantised node to rewrite: it computes in float already."""
+
+
+class UnknownQuantisation(ValueError):
+    """A quantised node is not in the shape `quantize_dynamic` writes, so it cannot be rewritten."""
 
 
 def float_twin(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -47,11 +51,12 @@ def float_twin(model: onnx.ModelProto) -> onnx.ModelProto:
     dropped: set[int] = set()
     index_of = {id(node): index for index, node in enumerate(graph.node)}
 
-    def float_input(quantized: str) -> str:
-        source = producer[quantized]
-        if source.op_type != "DynamicQuantizeLinear":
-            raise NotDynamicInt8(f"{quantized} is not quantised per forward pass ({source.op_type})")
-        return source.input[0]
+    def quantizer(quantized: str) -> onnx.NodeProto:
+        """The DynamicQuantizeLinear that wrote an activation (float in; int8, scale, zero point out)."""
+        source = producer.get(quantized)
+        if source is None or source.op_type != "DynamicQuantizeLinear":
+            raise UnknownQuantisation(f"{quantized} is not quantised per forward pass")
+        return source
 
     def dequantized(weight: str, scale: str, zero_point: str, name: str) -> tuple[onnx.NodeProto, str]:
         output = f"{weight}_float"
@@ -61,17 +66,19 @@ def float_twin(model: onnx.ModelProto) -> onnx.ModelProto:
         if node.op_type == "MatMulInteger":
             cast = _only(consumers.get(node.output[0], []), "Cast")
             rescale = _only(consumers.get(cast.output[0], []), "Mul")
-            scales = producer[next(name for name in rescale.input if name != cast.output[0])]
-            weight_scale = next(name for name in scales.input if name != producer[node.input[0]].output[1])
-            dq, weight = dequantized(node.input[1], weight_scale, node.input[3], f"{node.name}_dequantize")
-            matmul = helper.make_node(
-                "MatMul", [float_input(node.input[0]), weight], [rescale.output[0]], name=node.name
-            )
+            scales = producer.get(next(name for name in rescale.input if name != cast.output[0]))
+            if scales is None or scales.op_type != "Mul":
+                raise UnknownQuantisation(f"{node.name}: its output is not rescaled by the two scales")
+            activation = quantizer(node.input[0])
+            weight_scale = next(name for name in scales.input if name != activation.output[1])
+            zero_point = node.input[3] if len(node.input) > 3 else ""
+            dq, weight = dequantized(node.input[1], weight_scale, zero_point, f"{node.name}_dequantize")
+            matmul = helper.make_node("MatMul", [activation.input[0], weight], [rescale.output[0]], name=node.name)
             replaced[index_of[id(node)]] = [dq, matmul]
             dropped.update(index_of[id(n)] for n in (cast, rescale, scales))
         elif node.op_type == "QAttention":
             dq, weight = dequantized(node.input[1], node.input[4], node.input[7], f"{node.name}_dequantize")
-            inputs = [float_input(node.input[0]), weight, node.input[2], node.input[5]]
+            inputs = [quantizer(node.input[0]).input[0], weight, node.input[2], node.input[5]]
             attention = helper.make_node("Attention", inputs, list(node.output), name=node.name, domain="com.microsoft")
             attention.attribute.extend(a for a in node.attribute if a.name in _ATTENTION_ATTRIBUTES)
             replaced[index_of[id(node)]] = [dq, attention]
@@ -87,7 +94,7 @@ def float_twin(model: onnx.ModelProto) -> onnx.ModelProto:
 
 def _only(nodes: list[onnx.NodeProto], op_type: str) -> onnx.NodeProto:
     if len(nodes) != 1 or nodes[0].op_type != op_type:
-        raise NotDynamicInt8(f"expected one {op_type} after MatMulInteger, found {[n.op_type for n in nodes]}")
+        raise UnknownQuantisation(f"expected one {op_type} after MatMulInteger, found {[n.op_type for n in nodes]}")
     return nodes[0]
 
 

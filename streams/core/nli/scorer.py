@@ -180,12 +180,22 @@ class OnnxScorer(NLIScorer):
         import onnx
         import onnxruntime as ort
 
-        from contraflow.streams.core.nli.float_twin import FOLD_DEQUANTIZE, NotDynamicInt8, float_twin
+        from contraflow.streams.core.nli.float_twin import (
+            FOLD_DEQUANTIZE,
+            NotDynamicInt8,
+            UnknownQuantisation,
+            float_twin,
+        )
 
         try:
             twin = float_twin(onnx.load(str(path)))
         except NotDynamicInt8:
             return None
+        except UnknownQuantisation as exc:
+            raise NLIModelError(
+                f"{path}: cannot build its float32-compute twin ({exc}); "
+                "set CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1 to score with the graph alone"
+            ) from exc
         return ort.InferenceSession(
             twin.SerializeToString(), self._options(FOLD_DEQUANTIZE), providers=["CPUExecutionProvider"]
         )
