@@ -203,9 +203,11 @@ class OnnxScorer(NLIScorer):
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
         """As `NLIScorer.score`; with a float twin, the pairs whose int8 p(contradiction)
         reaches `float_recheck` are scored again by it, and its rows are the ones returned."""
-        out = self._score(pairs, self._logits)
         if self.float_session is None:
-            return out
+            return self._score(pairs, self._logits)
+        if self.float_recheck <= 0.0:  # every pair: the int8 pass would decide nothing
+            return self._score(pairs, self._float_logits)
+        out = self._score(pairs, self._logits)
         again = [index for index in range(len(pairs)) if out[index, CONTRADICTION] >= self.float_recheck]
         if again:
             out[again] = self._score([pairs[index] for index in again], self._float_logits)
