@@ -76,6 +76,7 @@ def load_components(settings: Settings) -> Components:
             threads=settings.nli_threads,
             dialogue=dialogue,
             float_recheck=settings.sentence_float_recheck,
+            float_recheck_ceiling=settings.sentence_float_recheck_ceiling,
         )
 
     scorer = nli(dialogue=False)

@@ -47,23 +47,27 @@ def test_the_float_twin_computes_closer_to_the_float_model_than_the_int8_graph(
     assert np.abs(twin - torch_probs).mean() < np.abs(int8 - torch_probs).mean()
 
 
-def test_the_dialogue_head_scores_again_in_float_only_the_pairs_at_or_above_the_floor() -> None:
+def test_the_dialogue_head_scores_again_in_float_only_the_pairs_between_floor_and_ceiling() -> None:
     """verdict=sentences: a pair that may contradict is decided by the float32-compute twin;
-    the others keep the int8 graph's answer (which costs a third as much)."""
+    the others keep the int8 graph's answer: those far below the threshold, and those the
+    int8 graph is sure of."""
     pairs = [
         ("Take the tablet with food.", "Take the tablet on an empty stomach."),
         ("Use the drops four times a day.", "Use the drops twice a day."),
+        ("Take one tablet at night.", "Take it in the morning instead."),
         ("Keep the dressing dry.", "Drink plenty of water."),
         ("Wear sunscreen outdoors.", "Stretch before you run."),
     ]
     int8 = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True).score(pairs)
     twin = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.0).score(pairs)
-    both = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.5).score(pairs)
-    high = int8[:, 2] >= 0.5
-    assert high.any() and not high.all()
-    assert not np.allclose(twin[high], int8[high], atol=1e-4)  # the twin is another computation
-    np.testing.assert_array_equal(both[high], twin[high])
-    np.testing.assert_array_equal(both[~high], int8[~high])
+    both = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.5, float_recheck_ceiling=0.97).score(
+        pairs
+    )
+    band = (int8[:, 2] >= 0.5) & (int8[:, 2] < 0.97)
+    assert band.any() and (int8[:, 2] >= 0.97).any() and (int8[:, 2] < 0.5).any()
+    assert not np.allclose(twin[band], int8[band], atol=1e-4)  # the twin is another computation
+    np.testing.assert_array_equal(both[band], twin[band])
+    np.testing.assert_array_equal(both[~band], int8[~band])
 
 
 def test_a_graph_that_quantises_no_activation_has_no_twin(tiny_model: Path, tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ activation scale is what costs accuracy: one scale over a whole pass, so a few l
 activations coarsen every other (float32 K reaches DECODE 0.832 under the sentence rule,
 the int8 graph 0.827). The twin keeps the same int8 weights but feeds them through
 DequantizeLinear into float MatMul / Attention; ONNX Runtime folds those at load (with its
-QDQ fusions off), so it computes in float32 on the int8-rounded weights: about 0.6x the int8
-graph's pairs/s, and within 0.003 of the float32 model's p(contradiction) on average.
+QDQ fusions off), so it computes in float32 on the int8-rounded weights: about half the int8
+graph's pairs/s, and within 0.003 of the float32 model's p(contradiction) on average
+(benchmarks/float_recheck.py; docs/nli-model.md).
 
 Rewritten: each MatMulInteger chain (DynamicQuantizeLinear → MatMulInteger → Cast → Mul by
 the two scales) and each QAttention; the embedding tables (QEmbedLayerNormalization) stay
