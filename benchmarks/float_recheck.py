@@ -1,25 +1,30 @@
 """The dialogue head three ways, on the same pairs in one run: its int8 graph alone (as
 before session 39), the int8 graph with the float recheck (what ships: pairs at or above
-CONTRAFLOW_SENTENCE_FLOAT_RECHECK scored again by the float32-compute twin), and the twin
-alone (every pair in float32 compute).
+CONTRAFLOW_SENTENCE_FLOAT_RECHECK and under its ceiling scored again by the float32-compute
+twin), and the twin alone (every pair in float32 compute).
 
 Printed per way: DECODE dev accuracy under the sentence rule (two-way mean p(contradiction)
 at or above the sentence threshold), pairs/s over both directions, and the share of pairs
-the recheck scored again; then the same throughput and share on generated advice pairs.
+the recheck scored again; then the same throughput and share on generated advice pairs, and
+on the pairs the sentence rule scores in a set of conversations (`--sessions`, trust.py's
+sets; the pairs of a conversation mostly agree or are about other things, so few are
+scored again).
 
-    python benchmarks/float_recheck.py [--pairs 4362] [--advice 2000] [--model builtin]
+    python benchmarks/float_recheck.py [--pairs 4362] [--advice 2000] [--sessions dev] [--model builtin]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import time
 
 import numpy as np
 from advice_pairs import advice_pairs
-from trust import DECODE_DEV, read_jsonl
+from trust import DECODE_DEV, CachedScorer, build, read_jsonl, run_sessions, session_files
 
 from contraflow.streams.core.nli.scorer import CONTRADICTION, load_scorer
+from contraflow.streams.runtime.services import load_components
 from contraflow.streams.settings import Settings
 
 Pair = tuple[str, str]
@@ -32,48 +37,62 @@ def both_ways(scorer, pairs: list[Pair]) -> tuple[np.ndarray, np.ndarray, float]
     return forward, backward, 2 * len(pairs) / (time.perf_counter() - started)
 
 
+def session_pairs(settings: Settings, which: str) -> list[Pair]:
+    """Every pair the sentence rule scores on a set of trust.py's sessions, in order."""
+    components = load_components(settings.model_copy(update={"verdict": "sentences"}))
+    scorer = CachedScorer(components.turn_scorer.score)
+    asyncio.run(run_sessions(build(settings, scorer, components), session_files(which)))
+    return list(scorer.rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=0, help="DECODE dev pairs to score (0: all)")
     parser.add_argument("--advice", type=int, default=2000, help="generated advice pairs to score")
+    parser.add_argument("--sessions", default="dev", help="trust.py's set whose scored pairs to time (none: skip)")
     parser.add_argument("--model", default="builtin")
     args = parser.parse_args()
 
     settings = Settings(nli_model=args.model)
     threshold, floor = settings.sentence_threshold, settings.sentence_float_recheck
+    ceiling = settings.sentence_float_recheck_ceiling
     rows = read_jsonl(DECODE_DEV)[: args.pairs or None]
     decode = [(row["premise"], row["hypothesis"]) for row in rows]
     gold = np.array([row["label"] == "contradiction" for row in rows])
     advice = advice_pairs(args.advice)
-    ways = {"int8 alone": 1.0, f"int8, recheck at {floor}": floor, "float twin alone": 0.0}
+    named = {"DECODE": decode, "advice": advice}
+    if args.sessions != "none":
+        named[args.sessions] = session_pairs(settings, args.sessions)
+    ways = {
+        "int8 alone": (1.0, 1.0),
+        f"int8, recheck {floor}-{ceiling}": (floor, ceiling),
+        "float twin alone": (0.0, 1.0),
+    }
     print(
-        f"model: {settings.nli_model_path}, dialogue head; {len(decode)} DECODE dev pairs, {len(advice)} advice pairs"
+        f"model: {settings.nli_model_path}, dialogue head; pairs: "
+        + ", ".join(f"{k} {len(v)}" for k, v in named.items())
     )
-    rates: dict[str, tuple[float, float]] = {}
-    for name, recheck in ways.items():
-        scorer = load_scorer(settings.nli_model_path, dialogue=True, float_recheck=recheck)
+    rates: dict[str, dict[str, float]] = {}
+    for name, (recheck, up_to) in ways.items():
+        scorer = load_scorer(settings.nli_model_path, dialogue=True, float_recheck=recheck, float_recheck_ceiling=up_to)
         scorer.score(advice[:32])  # warm up
-        forward, backward, decode_rate = both_ways(scorer, decode)
-        accuracy = (((forward[:, CONTRADICTION] + backward[:, CONTRADICTION]) / 2 >= threshold) == gold).mean()
-        advice_forward, _, advice_rate = both_ways(scorer, advice)
-        rates[name] = decode_rate, advice_rate
-        print(
-            f"{name:24s} DECODE dev {accuracy:.4f} at {threshold}, {decode_rate:6.1f} pairs/s; "
-            f"advice {advice_rate:6.1f} pairs/s"
-        )
-        if recheck == 1.0:
-            share = np.concatenate([forward, backward])[:, CONTRADICTION] >= floor
-            advice_share = advice_forward[:, CONTRADICTION] >= floor
-            print(
-                f"{'':24s} pairs at or above {floor} (scored again by the recheck): DECODE {share.mean():.1%}, "
-                f"advice {advice_share.mean():.1%}"
-            )
+        rates[name] = {}
+        for what, pairs in named.items():
+            forward, backward, rates[name][what] = both_ways(scorer, pairs)
+            if what == "DECODE":
+                mean = (forward[:, CONTRADICTION] + backward[:, CONTRADICTION]) / 2
+                print(f"{name:24s} DECODE dev {((mean >= threshold) == gold).mean():.4f} under the sentence rule")
+            if recheck == 1.0:
+                p = np.concatenate([forward, backward])[:, CONTRADICTION]
+                share = ((p >= floor) & (p < ceiling)).mean()
+                print(
+                    f"{name:24s} {what}: {share:.1%} of the rows in [{floor}, {ceiling}), "
+                    "which the recheck scores again"
+                )
+        print(f"{name:24s} pairs/s: " + ", ".join(f"{what} {rate:.1f}" for what, rate in rates[name].items()))
     base = rates["int8 alone"]
-    for name, (decode_rate, advice_rate) in rates.items():
-        print(
-            f"{name:24s} {decode_rate / base[0]:.2f}x the int8 pairs/s on DECODE, "
-            f"{advice_rate / base[1]:.2f}x on advice"
-        )
+    for name, rate in rates.items():
+        print(f"{name:24s} × the int8 pairs/s: " + ", ".join(f"{what} {rate[what] / base[what]:.2f}" for what in rate))
 
 
 if __name__ == "__main__":
