@@ -1,6 +1,6 @@
-"""The dialogue head three ways, on the same pairs in one run: its int8 graph alone (as
-before session 39), the int8 graph with the float recheck (what ships: pairs at or above
-CONTRAFLOW_SENTENCE_FLOAT_RECHECK and under its ceiling scored again by the float32-compute
+"""The dialogue head three ways, on the same pairs in one run: its int8 graph alone (the
+default), the int8 graph with the float recheck (pairs from `--floor`, the value to give
+CONTRAFLOW_SENTENCE_FLOAT_RECHECK, up to its ceiling scored again by the float32-compute
 twin), and the twin alone (every pair in float32 compute).
 
 Printed per way: DECODE dev accuracy under the sentence rule (two-way mean p(contradiction)
@@ -10,7 +10,7 @@ on the pairs the sentence rule scores in a set of conversations (`--sessions`, t
 sets; the pairs of a conversation mostly agree or are about other things, so few are
 scored again).
 
-    python benchmarks/float_recheck.py [--pairs 4362] [--advice 2000] [--sessions dev] [--model builtin]
+    python benchmarks/float_recheck.py [--pairs 4362] [--advice 2000] [--sessions dev] [--floor 0.5] [--model builtin]
 """
 
 from __future__ import annotations
@@ -50,11 +50,14 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=0, help="DECODE dev pairs to score (0: all)")
     parser.add_argument("--advice", type=int, default=2000, help="generated advice pairs to score")
     parser.add_argument("--sessions", default="dev", help="trust.py's set whose scored pairs to time (none: skip)")
+    parser.add_argument(
+        "--floor", type=float, default=0.5, help="the recheck's floor (CONTRAFLOW_SENTENCE_FLOAT_RECHECK)"
+    )
     parser.add_argument("--model", default="builtin")
     args = parser.parse_args()
 
     settings = Settings(nli_model=args.model)
-    threshold, floor = settings.sentence_threshold, settings.sentence_float_recheck
+    threshold, floor = settings.sentence_threshold, args.floor
     ceiling = settings.sentence_float_recheck_ceiling
     rows = read_jsonl(DECODE_DEV)[: args.pairs or None]
     decode = [(row["premise"], row["hypothesis"]) for row in rows]

@@ -179,6 +179,7 @@ class OnnxScorer(NLIScorer):
     def _float_twin(self, path: Path):
         """A session of the graph's float32-compute twin (streams/core/nli/float_twin.py),
         or None when the graph quantises no activation (it already computes in float)."""
+        require(("onnx",), "the float recheck (CONTRAFLOW_SENTENCE_FLOAT_RECHECK below 1)")
         import onnx
         import onnxruntime as ort
 
