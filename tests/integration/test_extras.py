@@ -6,6 +6,7 @@ in an install without the extra (the same trick as streams/core/extract/spacy_im
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -154,3 +155,19 @@ def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_e
         "install leaves out: pip install 'contraflow[train]' (in a clone: pip install -e '.[train]')"
     ]
     assert not (tmp_path / "model.safetensors").exists()
+
+
+def test_the_float_recheck_without_onnx_says_which_extra() -> None:
+    """CONTRAFLOW_SENTENCE_FLOAT_RECHECK below 1 builds the dialogue head's float twin with the
+    onnx package, which the base install leaves out: one line, before any turn is judged."""
+    without_onnx = "import sys\nsys.modules['onnx'] = None\n" + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1]
+    done = subprocess.run(
+        [sys.executable, "-c", without_onnx, "replay", str(ROOT / "streams" / "samples" / "study_c_sample.json")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CONTRAFLOW_SENTENCE_FLOAT_RECHECK": "0.5"},
+    )
+    line = assert_one_line_naming_the_extra(done, "replay", "train")
+    assert "CONTRAFLOW_SENTENCE_FLOAT_RECHECK" in line and "onnx" in line
