@@ -39,9 +39,10 @@ def both_ways(scorer, pairs: list[Pair]) -> tuple[np.ndarray, np.ndarray, float]
 
 def session_pairs(settings: Settings, which: str) -> list[Pair]:
     """Every pair the sentence rule scores on a set of trust.py's sessions, in order."""
-    components = load_components(settings.model_copy(update={"verdict": "sentences"}))
+    sentences = settings.model_copy(update={"verdict": "sentences"})
+    components = load_components(sentences)
     scorer = CachedScorer(components.turn_scorer.score)
-    asyncio.run(run_sessions(build(settings, scorer, components), session_files(which)))
+    asyncio.run(run_sessions(build(sentences, scorer, components), session_files(which)))
     return list(scorer.rows)
 
 

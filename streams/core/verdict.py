@@ -42,8 +42,8 @@ from contraflow.streams.core.extract.content_words import content_words
 from contraflow.streams.core.extract.regimen import Regimen, compare, plans_change, regimen_of
 from contraflow.streams.core.extract.regimen_disagreement import restates, same_target
 from contraflow.streams.core.extract.targets import targets_of
+from contraflow.streams.core.nli.scorer import CONTRADICTION  # column of p(contradiction) in a scorer row
 
-CONTRADICTION = 2  # column of p(contradiction) in a scorer row (entailment, neutral, contradiction)
 Similarity = Callable[[str, str], float]
 
 
