@@ -1,4 +1,5 @@
-"""The arguments of `contraflow nli train | label | eval | export | dialogue-head | unpack | average | calibrate`
+"""The arguments of `contraflow nli train | label | eval | export | dialogue-head | float-twin | unpack | average |
+calibrate`
 (streams/training/commands.py runs them). Apart from the commands, so that building the command
 line imports nothing heavy: every `contraflow worker` builds it."""
 
@@ -107,6 +108,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     p.add_argument("student", help="the student's export (nli export), trained from the model directory's model")
     p.add_argument("model_dir", help="exported model directory that gets dialogue.onnx beside its model.onnx")
+
+    p = sub.add_parser(
+        "float-twin",
+        help="write the float32-compute twin of a model directory's int8 graph, for the float recheck "
+        "(dialogue-head writes it too)",
+    )
+    p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")
+    p.add_argument("--graph", default="dialogue.onnx", help="the graph to twin (default: dialogue.onnx)")
 
     p = sub.add_parser("unpack", help="write an int8 export (e.g. the shipped model) back as a Hugging Face folder")
     p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")

@@ -1,4 +1,5 @@
-"""`contraflow nli train | label | eval | export | dialogue-head | unpack | average | calibrate`: one function
+"""`contraflow nli train | label | eval | export | dialogue-head | float-twin | unpack | average |
+calibrate`: one function
 per command."""
 
 from __future__ import annotations
@@ -116,6 +117,19 @@ def dialogue_head_command(args: argparse.Namespace) -> int:
     head = write_dialogue_head(args.student, args.model_dir)
     borrowed = sum(weight.length for weight in head.shared)
     print(f"wrote {head.path} ({head.bytes / 1e6:.1f} MB; {borrowed / 1e6:.1f} MB read from its model.onnx)")
+    if head.twin is not None:
+        print(f"wrote {head.twin} ({head.twin.stat().st_size / 1e3:.0f} kB), its float32-compute twin")
+    return 0
+
+
+def float_twin_command(args: argparse.Namespace) -> int:
+    require(("onnx",), "contraflow nli float-twin")
+    from contraflow.streams.settings import BUILTIN_MODEL, BUILTIN_MODEL_DIR
+    from contraflow.streams.training.float_twin import write_float_twin
+
+    source = BUILTIN_MODEL_DIR if args.model_dir == BUILTIN_MODEL else Path(args.model_dir)
+    twin = write_float_twin(source, args.graph)
+    print(f"wrote {twin} ({twin.stat().st_size / 1e3:.0f} kB), the float32-compute twin of {args.graph}")
     return 0
 
 
@@ -156,6 +170,7 @@ COMMANDS = {
     "eval": eval_command,
     "export": export_command,
     "dialogue-head": dialogue_head_command,
+    "float-twin": float_twin_command,
     "unpack": unpack_command,
     "average": average_command,
     "calibrate": calibrate_command,

@@ -6,7 +6,10 @@ Every large initializer of the student that is byte for byte one of model.onnx's
 embeddings, which training keeps frozen) is not copied: it becomes ONNX external data that
 points at its bytes inside model.onnx. A protobuf `bytes` field is stored contiguously, so
 ONNX Runtime reads it there like any external data file; the metadata records each range's
-sha256 so that loading can tell when model.onnx has been replaced."""
+sha256 so that loading can tell when model.onnx has been replaced.
+
+An int8 student also gets its float32-compute twin, `dialogue_float.onnx`
+(streams/training/float_twin.py), which the float recheck runs."""
 
 from __future__ import annotations
 
@@ -15,9 +18,11 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from contraflow.streams.core.nli.heads import DIALOGUE_FILE, SHARED_WEIGHTS, SHARED_WEIGHTS_KEY, SharedWeight, digest
+from contraflow.streams.core.nli.heads import DIALOGUE_FILE, SharedWeight, twin_file
 from contraflow.streams.core.nli.scorer import ONNX_FILE
 from contraflow.streams.errors import BadInput
+from contraflow.streams.training.float_twin import write_float_twin
+from contraflow.streams.training.shared_weights import borrow_weights
 
 SHARED_MIN_BYTES = 1 << 18  # smaller identical tensors are copied: not worth a pointer
 
@@ -28,6 +33,7 @@ class DialogueHead(BaseModel):
     path: Path
     bytes: int
     shared: list[SharedWeight]
+    twin: Path | None  # its float32-compute twin; None for a graph that computes in float
 
 
 def _same_files(student: Path, model_dir: Path) -> None:
@@ -48,32 +54,13 @@ def write_dialogue_head(student: str | Path, model_dir: str | Path) -> DialogueH
         if not (folder / ONNX_FILE).is_file():
             raise BadInput(f"{folder} has no {ONNX_FILE}: give the output folders of `contraflow nli export`")
     _same_files(student, model_dir)
-    general_bytes = (model_dir / ONNX_FILE).read_bytes()
-    general = {t.name: t for t in onnx.load(str(model_dir / ONNX_FILE)).graph.initializer}
     head = onnx.load(str(student / ONNX_FILE))
-    shared = []
-    for tensor in head.graph.initializer:
-        twin = general.get(tensor.name)
-        if len(tensor.raw_data) < SHARED_MIN_BYTES or twin is None or twin.raw_data != tensor.raw_data:
-            continue
-        offset = general_bytes.find(tensor.raw_data)
-        if offset < 0 or general_bytes.find(tensor.raw_data, offset + 1) >= 0:
-            continue  # not at one place in the file: copied as it is
-        weight = SharedWeight(
-            name=tensor.name,
-            location=ONNX_FILE,
-            offset=offset,
-            length=len(tensor.raw_data),
-            sha256=digest(tensor.raw_data),
-        )
-        tensor.ClearField("raw_data")
-        tensor.data_location = onnx.TensorProto.EXTERNAL
-        for key, value in (("location", weight.location), ("offset", weight.offset), ("length", weight.length)):
-            entry = tensor.external_data.add()
-            entry.key, entry.value = key, str(value)
-        shared.append(weight)
-    entry = head.metadata_props.add()
-    entry.key, entry.value = SHARED_WEIGHTS_KEY, SHARED_WEIGHTS.dump_json(shared).decode()
+    shared = borrow_weights(head, model_dir, [ONNX_FILE], SHARED_MIN_BYTES)
     path = model_dir / DIALOGUE_FILE
     onnx.save(head, str(path))
-    return DialogueHead(path=path, bytes=path.stat().st_size, shared=shared)
+    try:
+        twin = write_float_twin(model_dir, DIALOGUE_FILE)
+    except BadInput:  # a float student: nothing to recheck
+        (model_dir / twin_file(DIALOGUE_FILE)).unlink(missing_ok=True)
+        twin = None
+    return DialogueHead(path=path, bytes=path.stat().st_size, shared=shared, twin=twin)

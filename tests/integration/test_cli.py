@@ -29,6 +29,7 @@ SUBCOMMANDS = [
     "nli eval",
     "nli export",
     "nli dialogue-head",
+    "nli float-twin",
 ]
 
 

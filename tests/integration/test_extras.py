@@ -7,6 +7,7 @@ in an install without the extra (the same trick as streams/core/extract/spacy_im
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -157,17 +158,47 @@ def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_e
     assert not (tmp_path / "model.safetensors").exists()
 
 
-def test_the_float_recheck_without_onnx_says_which_extra() -> None:
-    """CONTRAFLOW_SENTENCE_FLOAT_RECHECK below 1 builds the dialogue head's float twin with the
-    onnx package, which the base install leaves out: one line, before any turn is judged."""
-    without_onnx = "import sys\nsys.modules['onnx'] = None\n" + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1]
+def test_the_float_recheck_runs_on_the_base_install(tmp_path: Path) -> None:
+    """The float recheck is on by default and its twin ships beside the dialogue head: without
+    torch, transformers or onnx, the replay judges with it."""
+    without_onnx = (
+        "import sys\n"
+        "sys.modules['onnx'] = None\n"
+        + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1].split("from contraflow")[0]
+        + "from contraflow.streams.core.nli.scorer import load_scorer\n"
+        "from contraflow.streams.settings import Settings\n"
+        "settings = Settings()\n"
+        "scorer = load_scorer(settings.nli_model_path, dialogue=True, float_recheck=settings.sentence_float_recheck,"
+        " float_recheck_ceiling=settings.sentence_float_recheck_ceiling)\n"
+        "print('rechecked in float:', scorer.float_session is not None)\n"
+        "from contraflow.streams.tools.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    sample = ROOT / "streams" / "samples" / "study_c_sample.json"
     done = subprocess.run(
-        [sys.executable, "-c", without_onnx, "replay", str(ROOT / "streams" / "samples" / "study_c_sample.json")],
+        [sys.executable, "-c", without_onnx, "replay", "--quiet", "--out", str(tmp_path / "report"), str(sample)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "CONTRAFLOW_SENTENCE_FLOAT_RECHECK": "0.5"},
+        env={key: value for key, value in os.environ.items() if not key.startswith("CONTRAFLOW_")},
     )
-    line = assert_one_line_naming_the_extra(done, "replay", "train")
-    assert "CONTRAFLOW_SENTENCE_FLOAT_RECHECK" in line and "onnx" in line
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("rechecked in float: True\n")
+    assert "case-mdd-steady" in (tmp_path / "report" / "results.json").read_text()
+
+
+def test_writing_a_float_twin_without_onnx_says_which_extra(tmp_path: Path) -> None:
+    model = shutil.copytree(BUILTIN, tmp_path / "model")
+    (model / "dialogue_float.onnx").unlink()
+    without_onnx = "import sys\nsys.modules['onnx'] = None\n" + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1]
+    done = subprocess.run(
+        [sys.executable, "-c", without_onnx, "nli", "float-twin", str(model)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    line = assert_one_line_naming_the_extra(done, "nli", "train")
+    assert "contraflow nli float-twin needs onnx" in line
+    assert not (model / "dialogue_float.onnx").exists()

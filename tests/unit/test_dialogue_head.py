@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.core.nli.heads import DIALOGUE_FILE
+from contraflow.streams.core.nli.heads import DIALOGUE_FILE, twin_file
 from contraflow.streams.core.nli.scorer import NLIModelError, OnnxScorer, load_scorer
 from contraflow.streams.errors import BadInput
 from contraflow.streams.runtime.services import uses_dialogue_head
@@ -46,6 +46,20 @@ def test_the_dialogue_head_scores_as_the_student_and_borrows_the_embeddings(
     # the word embeddings (30,522 x 32 bytes in the tiny model) are read from model.onnx, not copied
     saved = (tiny_student / "model.onnx").stat().st_size - (model_dir / DIALOGUE_FILE).stat().st_size
     assert saved > 30_522 * 32 * 0.99
+
+
+def test_the_dialogue_head_comes_with_its_float_twin(model_dir: Path, tiny_student: Path) -> None:
+    """The float recheck (on by default) runs the int8 student's float32-compute twin, written
+    beside it; it borrows every weight from dialogue.onnx and model.onnx."""
+    import onnx
+
+    twin = onnx.load(str(model_dir / twin_file(DIALOGUE_FILE)), load_external_data=False)
+    stored = [tensor.name for tensor in twin.graph.initializer if tensor.ByteSize() > 1024]
+    assert stored == []
+    int8 = OnnxScorer(tiny_student).score(PAIRS)
+    in_float = load_scorer(str(model_dir), dialogue=True, float_recheck=0.0).score(PAIRS)
+    assert not np.array_equal(in_float, int8)
+    np.testing.assert_allclose(in_float, int8, atol=0.05)
 
 
 def test_changed_general_weights_are_an_error_that_says_what_to_do(

@@ -6,8 +6,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contraflow.streams.core.nli.scorer import NLIModelError, OnnxScorer, TransformersScorer, label_order, load_scorer
+from contraflow.streams.core.nli.heads import (
+    DIALOGUE_FILE,
+    FOLD_DEQUANTIZE,
+    SHARED_WEIGHTS,
+    SHARED_WEIGHTS_KEY,
+    twin_file,
+)
+from contraflow.streams.core.nli.scorer import (
+    ONNX_FILE,
+    NLIModelError,
+    OnnxScorer,
+    TransformersScorer,
+    label_order,
+    load_scorer,
+)
+from contraflow.streams.errors import BadInput
 from contraflow.streams.settings import BUILTIN_MODEL_DIR, NLIBackend, Settings
+from contraflow.streams.tools.cli import main
+from contraflow.streams.training.float_twin import float_twin, write_float_twin
 from tests.fixtures import build_tiny_model
 
 PAIRS = [
@@ -35,16 +52,43 @@ def test_onnx_int8_scorer_agrees_with_torch(tiny_model: Path, tiny_onnx: Path) -
     np.testing.assert_allclose(onnx.score(PAIRS), torch_probs, atol=0.05)
 
 
+@pytest.fixture
+def tiny_twin(tiny_onnx: Path, tmp_path: Path) -> Path:
+    """A copy of the tiny int8 model with the float twin of its graph beside it."""
+    folder = Path(shutil.copytree(tiny_onnx, tmp_path / "model"))
+    assert main(["nli", "float-twin", str(folder), "--graph", ONNX_FILE]) == 0
+    return folder
+
+
 def test_the_float_twin_computes_closer_to_the_float_model_than_the_int8_graph(
-    tiny_model: Path, tiny_onnx: Path
+    tiny_model: Path, tiny_twin: Path
 ) -> None:
     """The twin keeps the int8 weights but quantises no activation: it is nearer torch's float32
-    answers than the int8 graph it is built from."""
+    answers than the int8 graph it is built from, and borrows every weight from that graph."""
     torch_probs = load_scorer(str(tiny_model), NLIBackend.transformers).score(PAIRS)
-    int8 = OnnxScorer(tiny_onnx).score(PAIRS)
-    twin = OnnxScorer(tiny_onnx, float_recheck=0.0).score(PAIRS)
+    int8 = OnnxScorer(tiny_twin).score(PAIRS)
+    twin = OnnxScorer(tiny_twin, float_recheck=0.0).score(PAIRS)
     np.testing.assert_allclose(twin, torch_probs, atol=0.01)
     assert np.abs(twin - torch_probs).mean() < np.abs(int8 - torch_probs).mean()
+    assert (tiny_twin / twin_file(ONNX_FILE)).stat().st_size < (tiny_twin / ONNX_FILE).stat().st_size / 20
+
+
+def test_the_shipped_float_twin_is_the_rewrite_of_the_shipped_dialogue_head() -> None:
+    """dialogue_float.onnx, a few kilobytes of graph reading its weights from dialogue.onnx and
+    model.onnx, computes what rewriting dialogue.onnx now would."""
+    import onnx
+    import onnxruntime as ort
+
+    pairs = [("Take the tablet with food.", "Take the tablet on an empty stomach."), *PAIRS]
+    shipped = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.0)
+    rewritten = load_scorer(str(BUILTIN_MODEL_DIR), dialogue=True, float_recheck=0.0)
+    rewritten.float_session = ort.InferenceSession(
+        float_twin(onnx.load(str(BUILTIN_MODEL_DIR / DIALOGUE_FILE))).SerializeToString(),
+        rewritten._options(FOLD_DEQUANTIZE),
+        providers=["CPUExecutionProvider"],
+    )
+    np.testing.assert_array_equal(shipped.score(pairs), rewritten.score(pairs))
+    assert (BUILTIN_MODEL_DIR / twin_file(DIALOGUE_FILE)).stat().st_size < 100_000
 
 
 def test_the_dialogue_head_scores_again_in_float_only_the_pairs_between_floor_and_ceiling() -> None:
@@ -70,13 +114,32 @@ def test_the_dialogue_head_scores_again_in_float_only_the_pairs_between_floor_an
     np.testing.assert_array_equal(both[~band], int8[~band])
 
 
-def test_a_graph_that_quantises_no_activation_has_no_twin(tiny_model: Path, tmp_path: Path) -> None:
+def test_a_missing_twin_is_one_clear_error(tiny_onnx: Path) -> None:
+    with pytest.raises(NLIModelError, match=r"no float twin.*nli float-twin.*CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"):
+        OnnxScorer(tiny_onnx, float_recheck=0.5)
+    OnnxScorer(tiny_onnx, float_recheck=1.0).score(PAIRS)  # off, the graph alone needs none
+
+
+def test_a_twin_whose_weights_changed_under_it_is_one_clear_error(tiny_twin: Path) -> None:
+    import onnx
+
+    twin = onnx.load(str(tiny_twin / twin_file(ONNX_FILE)), load_external_data=False)
+    borrowed = SHARED_WEIGHTS.validate_json(next(p.value for p in twin.metadata_props if p.key == SHARED_WEIGHTS_KEY))
+    largest = max(borrowed, key=lambda weight: weight.length)
+    graph = bytearray((tiny_twin / largest.location).read_bytes())
+    graph[largest.offset + largest.length // 2] ^= 1  # one weight changed in place
+    (tiny_twin / largest.location).write_bytes(graph)
+    with pytest.raises(NLIModelError, match=r"written against other weights.*nli float-twin"):
+        OnnxScorer(tiny_twin, float_recheck=0.5)
+
+
+def test_a_graph_that_quantises_no_activation_needs_no_twin(tiny_model: Path, tmp_path: Path) -> None:
     from contraflow.streams.training.export import export_onnx
 
     exported = export_onnx(tiny_model, tmp_path / "float", quantize=False).parent
-    scorer = OnnxScorer(exported, float_recheck=0.0)
-    assert scorer.float_session is None
-    np.testing.assert_array_equal(scorer.score(PAIRS), OnnxScorer(exported).score(PAIRS))
+    with pytest.raises(BadInput, match=r"needs no float twin.*CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"):
+        write_float_twin(exported, ONNX_FILE)
+    assert not (exported / twin_file(ONNX_FILE)).exists()
 
 
 def test_a_quantised_graph_the_twin_cannot_read_is_one_clear_error(tiny_onnx: Path, tmp_path: Path) -> None:
@@ -91,8 +154,8 @@ def test_a_quantised_graph_the_twin_cannot_read_is_one_clear_error(tiny_onnx: Pa
     shutil.copytree(tiny_onnx, tmp_path / "odd")
     onnx.save(model, str(tmp_path / "odd" / "model.onnx"))
     OnnxScorer(tmp_path / "odd").score(PAIRS)  # the graph itself runs
-    with pytest.raises(NLIModelError, match="CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"):
-        OnnxScorer(tmp_path / "odd", float_recheck=0.5)
+    with pytest.raises(BadInput, match=r"cannot write its float32-compute twin.*CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"):
+        write_float_twin(tmp_path / "odd", ONNX_FILE)
 
 
 @pytest.mark.parametrize("dialogue", [False, True], ids=["general graph", "dialogue head"])

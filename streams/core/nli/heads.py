@@ -8,7 +8,13 @@ keeps the general graph's answers exactly.
 The dialogue graph lists what it borrows in its metadata (`contraflow.shared_weights`, a JSON
 list of name, file, offset, length and sha256); loading checks every range against its file,
 so a model.onnx replaced since fails loudly instead of scoring with someone else's weights.
-`contraflow nli dialogue-head` writes the graph (streams/training/dialogue_head.py)."""
+`contraflow nli dialogue-head` writes the graph (streams/training/dialogue_head.py).
+
+An int8 graph may have a float32-compute twin beside it (`dialogue_float.onnx` for
+`dialogue.onnx`): the same int8 weights, dequantised at load instead of quantising the
+activations, for the pairs the float recheck scores again. It borrows every weight from the
+graph's files the same way, so it is a few kilobytes (`contraflow nli float-twin`,
+streams/training/float_twin.py; `dialogue-head` writes it too)."""
 
 from __future__ import annotations
 
@@ -19,6 +25,9 @@ from pydantic import BaseModel, TypeAdapter
 
 DIALOGUE_FILE = "dialogue.onnx"
 SHARED_WEIGHTS_KEY = "contraflow.shared_weights"
+# ONNX Runtime's session option that keeps DequantizeLinear out of its QDQ fusions, so that a
+# float twin's dequantised weights are folded into float initializers at load
+FOLD_DEQUANTIZE = ("session.disable_quant_qdq", "1")
 
 
 class SharedWeight(BaseModel):
@@ -59,3 +68,8 @@ def stale_shared_weights(model_dir: Path, metadata: dict[str, str]) -> list[str]
 
 def has_dialogue_head(model_dir: Path) -> bool:
     return (model_dir / DIALOGUE_FILE).is_file()
+
+
+def twin_file(graph: str) -> str:
+    """The file of `graph`'s float32-compute twin."""
+    return f"{Path(graph).stem}_float.onnx"

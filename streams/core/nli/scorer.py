@@ -18,7 +18,13 @@ from typing import Protocol
 
 import numpy as np
 
-from contraflow.streams.core.nli.heads import DIALOGUE_FILE, has_dialogue_head, stale_shared_weights
+from contraflow.streams.core.nli.heads import (
+    DIALOGUE_FILE,
+    FOLD_DEQUANTIZE,
+    has_dialogue_head,
+    stale_shared_weights,
+    twin_file,
+)
 from contraflow.streams.core.nli.tokens import check_tokenizer_installed, load_pair_tokenizer
 from contraflow.streams.errors import UserError
 from contraflow.streams.extras import TRAINING, require
@@ -141,26 +147,30 @@ class OnnxScorer(NLIScorer):
         float_recheck: float = 1.0,
         float_recheck_ceiling: float = 1.0,
     ) -> None:
-        import onnxruntime as ort
-
         super().__init__(model_dir, max_length, batch_size=1)
         self.threads = threads
-        try:
-            self.session = ort.InferenceSession(
-                str(model_dir / graph), self._options(), providers=["CPUExecutionProvider"]
-            )
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise NLIModelError(f"{model_dir / graph}: not a loadable ONNX model ({exc})") from exc
-        stale = stale_shared_weights(model_dir, self.session.get_modelmeta().custom_metadata_map)
-        if stale:
-            raise NLIModelError(
-                f"{model_dir / graph} was written against other weights than those now in {model_dir}: "
-                f"{', '.join(stale)}. Write it again with `contraflow nli dialogue-head`."
-            )
+        self.session = self._session(model_dir / graph, "contraflow nli dialogue-head")
         self.input_names = {i.name for i in self.session.get_inputs()}
         self.float_recheck = float_recheck
         self.float_recheck_ceiling = float_recheck_ceiling
-        self.float_session = self._float_twin(model_dir / graph) if float_recheck < 1.0 else None
+        self.float_session = self._float_twin(model_dir, graph) if float_recheck < 1.0 else None
+
+    def _session(self, path: Path, rewrite: str, *entries: tuple[str, str]):
+        """An ONNX Runtime session of `path`; NLIModelError when it does not load, or when the
+        weights it borrows (streams/core/nli/heads.py) changed since `rewrite` wrote it."""
+        import onnxruntime as ort
+
+        try:
+            session = ort.InferenceSession(str(path), self._options(*entries), providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise NLIModelError(f"{path}: not a loadable ONNX model ({exc})") from exc
+        stale = stale_shared_weights(path.parent, session.get_modelmeta().custom_metadata_map)
+        if stale:
+            raise NLIModelError(
+                f"{path} was written against other weights than those now in {path.parent}: "
+                f"{', '.join(stale)}. Write it again with `{rewrite}`."
+            )
+        return session
 
     def _options(self, *entries: tuple[str, str]):
         import onnxruntime as ort
@@ -176,32 +186,16 @@ class OnnxScorer(NLIScorer):
             options.intra_op_num_threads = self.threads
         return options
 
-    def _float_twin(self, path: Path):
-        """A session of the graph's float32-compute twin (streams/core/nli/float_twin.py),
-        or None when the graph quantises no activation (it already computes in float)."""
-        require(("onnx",), "the float recheck (CONTRAFLOW_SENTENCE_FLOAT_RECHECK below 1)")
-        import onnx
-        import onnxruntime as ort
-
-        from contraflow.streams.core.nli.float_twin import (
-            FOLD_DEQUANTIZE,
-            NotDynamicInt8,
-            UnknownQuantisation,
-            float_twin,
-        )
-
-        try:
-            twin = float_twin(onnx.load(str(path)))
-        except NotDynamicInt8:
-            return None
-        except UnknownQuantisation as exc:
+    def _float_twin(self, model_dir: Path, graph: str):
+        """A session of the graph's float32-compute twin (streams/core/nli/heads.py)."""
+        path = model_dir / twin_file(graph)
+        if not path.is_file():
             raise NLIModelError(
-                f"{path}: cannot build its float32-compute twin ({exc}); "
-                "set CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1 to score with the graph alone"
-            ) from exc
-        return ort.InferenceSession(
-            twin.SerializeToString(), self._options(FOLD_DEQUANTIZE), providers=["CPUExecutionProvider"]
-        )
+                f"{model_dir} has no float twin of {graph} ({path.name}) for the float recheck: write it with "
+                f"`contraflow nli float-twin {model_dir}` (the [train] extra), or set "
+                "CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1 to score with the graph alone"
+            )
+        return self._session(path, f"contraflow nli float-twin {model_dir}", FOLD_DEQUANTIZE)
 
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
         """As `NLIScorer.score`; with a float twin, the pairs whose int8 p(contradiction)

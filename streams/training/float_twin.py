@@ -1,4 +1,6 @@
-"""The float32-compute twin of a dynamically quantised int8 graph, built in memory at load.
+"""`contraflow nli float-twin MODEL_DIR`: the float32-compute twin of a dynamically quantised
+int8 graph, written beside it (`dialogue_float.onnx` for `dialogue.onnx`) with every weight
+borrowed from the graph's own files, so it is a few kilobytes (streams/core/nli/heads.py).
 
 `contraflow nli export` quantises every MatMul and the fused attention with int8 weights
 (per output channel) and int8 activations whose scale is taken from each forward pass. The
@@ -8,7 +10,8 @@ the int8 graph 0.827). The twin keeps the same int8 weights but feeds them throu
 DequantizeLinear into float MatMul / Attention; ONNX Runtime folds those at load (with its
 QDQ fusions off), so it computes in float32 on the int8-rounded weights: about half the int8
 graph's pairs/s, and within 0.003 of the float32 model's p(contradiction) on average
-(benchmarks/float_recheck.py; docs/nli-model.md).
+(benchmarks/float_recheck.py; docs/nli-model.md). The scorer runs it on the pairs the int8
+graph puts in the recheck's band (CONTRAFLOW_SENTENCE_FLOAT_RECHECK).
 
 Rewritten: each MatMulInteger chain (DynamicQuantizeLinear → MatMulInteger → Cast → Mul by
 the two scales) and each QAttention; the embedding tables (QEmbedLayerNormalization) stay
@@ -16,14 +19,18 @@ as they are, since they quantise no activation."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from contraflow.streams.core.nli.heads import DIALOGUE_FILE, twin_file
+from contraflow.streams.core.nli.scorer import ONNX_FILE
+from contraflow.streams.errors import BadInput
+from contraflow.streams.training.shared_weights import borrow_weights
 
 if TYPE_CHECKING:
     import onnx
 
-# ONNX Runtime's session option that keeps DequantizeLinear out of its QDQ fusions, so that
-# it is folded into a float initializer at load
-FOLD_DEQUANTIZE = ("session.disable_quant_qdq", "1")
+TWIN_MIN_BYTES = 1 << 10  # the twin borrows every weight but the smallest (scales, zero points)
 _ATTENTION_ATTRIBUTES = frozenset({"num_heads", "unidirectional", "mask_filter_value", "scale"})
 
 
@@ -109,3 +116,28 @@ def _without_unused(nodes: list[onnx.NodeProto], outputs: set[str]) -> list[onnx
             kept.append(node)
             needed.update(node.input)
     return kept[::-1]
+
+
+def write_float_twin(model_dir: str | Path, graph: str = DIALOGUE_FILE) -> Path:
+    """Write MODEL_DIR's twin of `graph`, borrowing its weights from model.onnx and `graph`;
+    BadInput when `graph` has no twin (it computes in float) or cannot be rewritten."""
+    import onnx
+
+    model_dir = Path(model_dir)
+    if not (model_dir / graph).is_file():
+        raise BadInput(f"{model_dir} has no {graph}")
+    try:
+        twin = float_twin(onnx.load(str(model_dir / graph)))
+    except NotDynamicInt8 as exc:
+        raise BadInput(
+            f"{model_dir / graph} needs no float twin: {exc}; score it with CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"
+        ) from exc
+    except UnknownQuantisation as exc:
+        raise BadInput(
+            f"{model_dir / graph}: cannot write its float32-compute twin ({exc}); "
+            "score it with CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"
+        ) from exc
+    borrow_weights(twin, model_dir, list(dict.fromkeys((ONNX_FILE, graph))), TWIN_MIN_BYTES)
+    path = model_dir / twin_file(graph)
+    onnx.save(twin, str(path))
+    return path
