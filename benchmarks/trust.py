@@ -39,8 +39,8 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout34 # held aside in session 34 (40 sessions, blind), first run in session 36
     python benchmarks/trust.py --set holdout35 # held aside in session 36 (40 sessions, blind), first run in session 37
     python benchmarks/trust.py --set holdout36 # held aside in session 38 (40 sessions, blind), first run in session 38
-    python benchmarks/trust.py --set holdout37 # held aside in session 38 (40 sessions, blind), not run yet
-    python benchmarks/trust.py --set holdout38 # held aside in session 39 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout37 # held aside in session 38 (40 sessions, blind), first run in session 39
+    python benchmarks/trust.py --set holdout38 # held aside in session 39 (40 sessions, blind), first run in session 40
     python benchmarks/trust.py --set train     # 1,040 sessions to train the sentence judge on (sessions 19, 30-34)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
