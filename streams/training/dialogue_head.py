@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from contraflow.streams.core.nli.heads import DIALOGUE_FILE, SharedWeight, twin_file
 from contraflow.streams.core.nli.scorer import ONNX_FILE
 from contraflow.streams.errors import BadInput
-from contraflow.streams.training.float_twin import write_float_twin
+from contraflow.streams.training.float_twin import NoTwinNeeded, write_float_twin
 from contraflow.streams.training.shared_weights import borrow_weights
 
 SHARED_MIN_BYTES = 1 << 18  # smaller identical tensors are copied: not worth a pointer
@@ -60,7 +60,7 @@ def write_dialogue_head(student: str | Path, model_dir: str | Path) -> DialogueH
     onnx.save(head, str(path))
     try:
         twin = write_float_twin(model_dir, DIALOGUE_FILE)
-    except BadInput:  # a float student: nothing to recheck
+    except NoTwinNeeded:  # a float student: nothing to recheck
         (model_dir / twin_file(DIALOGUE_FILE)).unlink(missing_ok=True)
         twin = None
     return DialogueHead(path=path, bytes=path.stat().st_size, shared=shared, twin=twin)

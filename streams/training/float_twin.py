@@ -38,6 +38,10 @@ class NotDynamicInt8(ValueError):
     """The graph holds no dynamically quantised node to rewrite: it computes in float already."""
 
 
+class NoTwinNeeded(BadInput):
+    """`write_float_twin` on a graph that computes in float already."""
+
+
 class UnknownQuantisation(ValueError):
     """A quantised node is not in the shape `quantize_dynamic` writes, so it cannot be rewritten."""
 
@@ -120,7 +124,7 @@ def _without_unused(nodes: list[onnx.NodeProto], outputs: set[str]) -> list[onnx
 
 def write_float_twin(model_dir: str | Path, graph: str = DIALOGUE_FILE) -> Path:
     """Write MODEL_DIR's twin of `graph`, borrowing its weights from model.onnx and `graph`;
-    BadInput when `graph` has no twin (it computes in float) or cannot be rewritten."""
+    NoTwinNeeded when `graph` computes in float, BadInput when it cannot be rewritten."""
     import onnx
 
     model_dir = Path(model_dir)
@@ -129,7 +133,7 @@ def write_float_twin(model_dir: str | Path, graph: str = DIALOGUE_FILE) -> Path:
     try:
         twin = float_twin(onnx.load(str(model_dir / graph)))
     except NotDynamicInt8 as exc:
-        raise BadInput(
+        raise NoTwinNeeded(
             f"{model_dir / graph} needs no float twin: {exc}; score it with CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1"
         ) from exc
     except UnknownQuantisation as exc:
