@@ -1,7 +1,8 @@
-"""The dialogue head three ways, on the same pairs in one run: its int8 graph alone (the
-default), the int8 graph with the float recheck (pairs from `--floor`, the value to give
-CONTRAFLOW_SENTENCE_FLOAT_RECHECK, up to its ceiling scored again by the float32-compute
-twin), and the twin alone (every pair in float32 compute).
+"""The dialogue head three ways, on the same pairs in one run: its int8 graph alone
+(CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1), the int8 graph with the float recheck (pairs from
+`--floor`, the value to give CONTRAFLOW_SENTENCE_FLOAT_RECHECK, 0.5 by default, up to its
+ceiling scored again by the float32-compute twin, dialogue_float.onnx), and the twin alone
+(every pair in float32 compute).
 
 Printed per way: DECODE dev accuracy under the sentence rule (two-way mean p(contradiction)
 at or above the sentence threshold), pairs/s over both directions, and the share of pairs
