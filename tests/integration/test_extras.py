@@ -20,23 +20,29 @@ from contraflow.streams.tools.cli import EXIT_USER_ERROR
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ROOT / "streams" / "core" / "nli" / "assets" / "contraflow-nli-minilm-l6"
-WITHOUT_TRAINING_EXTRA = (
+HIDE_TRAINING_EXTRA = (
     "import sys\n"
     "sys.modules['torch'] = None\n"  # makes `import torch` raise ImportError, as if not installed
     "sys.modules['transformers'] = None\n"
-    "from contraflow.streams.tools.cli import main\n"
-    "sys.exit(main(sys.argv[1:]))\n"
 )
+HIDE_ONNX = "sys.modules['onnx'] = None\n"
+RUN_CLI = "from contraflow.streams.tools.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+WITHOUT_TRAINING_EXTRA = HIDE_TRAINING_EXTRA + RUN_CLI
 
 
-def contraflow_without_torch(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def run_script(script: str, *args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", WITHOUT_TRAINING_EXTRA, *map(str, args)],
+        [sys.executable, "-c", script, *map(str, args)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
+        env=env,
     )
+
+
+def contraflow_without_torch(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return run_script(WITHOUT_TRAINING_EXTRA, *args)
 
 
 def assert_one_line_naming_the_extra(done: subprocess.CompletedProcess[str], command: str, extra: str) -> str:
@@ -161,26 +167,18 @@ def test_rebuilding_the_embedder_weights_without_the_training_extra_says_which_e
 def test_the_float_recheck_runs_on_the_base_install(tmp_path: Path) -> None:
     """The float recheck is on by default and its twin ships beside the dialogue head: without
     torch, transformers or onnx, the replay judges with it."""
-    without_onnx = (
-        "import sys\n"
-        "sys.modules['onnx'] = None\n"
-        + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1].split("from contraflow")[0]
-        + "from contraflow.streams.core.nli.scorer import load_scorer\n"
+    loads_the_recheck = (
+        "from contraflow.streams.core.nli.scorer import load_scorer\n"
         "from contraflow.streams.settings import Settings\n"
         "settings = Settings()\n"
         "scorer = load_scorer(settings.nli_model_path, dialogue=True, float_recheck=settings.sentence_float_recheck,"
         " float_recheck_ceiling=settings.sentence_float_recheck_ceiling)\n"
         "print('rechecked in float:', scorer.float_session is not None)\n"
-        "from contraflow.streams.tools.cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n"
     )
     sample = ROOT / "streams" / "samples" / "study_c_sample.json"
-    done = subprocess.run(
-        [sys.executable, "-c", without_onnx, "replay", "--quiet", "--out", str(tmp_path / "report"), str(sample)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    done = run_script(
+        HIDE_TRAINING_EXTRA + HIDE_ONNX + loads_the_recheck + RUN_CLI,
+        *("replay", "--quiet", "--out", tmp_path / "report", sample),
         env={key: value for key, value in os.environ.items() if not key.startswith("CONTRAFLOW_")},
     )
     assert done.returncode == 0, done.stderr[-2000:]
@@ -191,14 +189,7 @@ def test_the_float_recheck_runs_on_the_base_install(tmp_path: Path) -> None:
 def test_writing_a_float_twin_without_onnx_says_which_extra(tmp_path: Path) -> None:
     model = shutil.copytree(BUILTIN, tmp_path / "model")
     (model / "dialogue_float.onnx").unlink()
-    without_onnx = "import sys\nsys.modules['onnx'] = None\n" + WITHOUT_TRAINING_EXTRA.split("\n", 1)[1]
-    done = subprocess.run(
-        [sys.executable, "-c", without_onnx, "nli", "float-twin", str(model)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_script(HIDE_TRAINING_EXTRA + HIDE_ONNX + RUN_CLI, "nli", "float-twin", model)
     line = assert_one_line_naming_the_extra(done, "nli", "train")
     assert "contraflow nli float-twin needs onnx" in line
     assert not (model / "dialogue_float.onnx").exists()

@@ -189,13 +189,14 @@ class OnnxScorer(NLIScorer):
     def _float_twin(self, model_dir: Path, graph: str):
         """A session of the graph's float32-compute twin (streams/core/nli/heads.py)."""
         path = model_dir / twin_file(graph)
+        write = f"contraflow nli float-twin {model_dir}" + ("" if graph == DIALOGUE_FILE else f" --graph {graph}")
         if not path.is_file():
             raise NLIModelError(
                 f"{model_dir} has no float twin of {graph} ({path.name}) for the float recheck: write it with "
-                f"`contraflow nli float-twin {model_dir}` (the [train] extra), or set "
+                f"`{write}` (the [train] extra), or set "
                 "CONTRAFLOW_SENTENCE_FLOAT_RECHECK=1 to score with the graph alone"
             )
-        return self._session(path, f"contraflow nli float-twin {model_dir}", FOLD_DEQUANTIZE)
+        return self._session(path, write, FOLD_DEQUANTIZE)
 
     def score(self, pairs: Sequence[Pair]) -> np.ndarray:
         """As `NLIScorer.score`; with a float twin, the pairs whose int8 p(contradiction)
