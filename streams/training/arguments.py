@@ -120,6 +120,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("unpack", help="write an int8 export (e.g. the shipped model) back as a Hugging Face folder")
     p.add_argument("model_dir", help="exported model directory, or 'builtin' for the shipped model")
     p.add_argument("out_dir", help="output directory (a --backbone for nli train)")
+    p.add_argument(
+        "--graph",
+        default="model.onnx",
+        help="the graph to unpack (default: model.onnx; dialogue.onnx for the dialogue head)",
+    )
 
     p = sub.add_parser("average", help="average the weights of models fine-tuned from one starting point")
     p.add_argument("models", nargs="+", help="Hugging Face folders (OUT/hf of nli train), at least two")

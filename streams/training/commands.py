@@ -139,7 +139,7 @@ def unpack_command(args: argparse.Namespace) -> int:
     from contraflow.streams.training.unpack import unpack_onnx
 
     source = BUILTIN_MODEL_DIR if args.model_dir == BUILTIN_MODEL else Path(args.model_dir)
-    print(f"wrote {unpack_onnx(source, args.out_dir)}")
+    print(f"wrote {unpack_onnx(source, args.out_dir, args.graph)}")
     return 0
 
 

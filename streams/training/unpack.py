@@ -12,6 +12,7 @@ shipped model (`builtin`), whose float weights are not shipped, as the `--backbo
 all-MiniLM-L6-v2.
 
     contraflow nli unpack builtin runs/shipped-hf
+    contraflow nli unpack builtin runs/dialogue-hf --graph dialogue.onnx   # the dialogue head
     contraflow nli train my_pairs.jsonl --backbone runs/shipped-hf --out runs/mine ...
 """
 
@@ -39,9 +40,10 @@ LAYER_NORMS = ("attention.output", "output")  # the two skip + LayerNorm of a la
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
 
 
-def unpack_onnx(model_dir: str | Path, out_dir: str | Path) -> Path:
-    """Write model.safetensors (float32), config.json and the tokenizer of the int8 export in
-    `model_dir` to `out_dir`; returns the weights' path.
+def unpack_onnx(model_dir: str | Path, out_dir: str | Path, graph: str = ONNX_FILE) -> Path:
+    """Write model.safetensors (float32), config.json and the tokenizer of the int8 graph
+    `graph` of the export in `model_dir` (`dialogue.onnx` for the dialogue head, whose shared
+    weights ONNX loads from `model.onnx` beside it) to `out_dir`; returns the weights' path.
 
     Parameters are found by where the fused graph uses them, not by initializer names: the
     exporter stores equal tensors once (an untrained model's LayerNorms are all ones), so a
@@ -53,8 +55,11 @@ def unpack_onnx(model_dir: str | Path, out_dir: str | Path) -> Path:
     config = json.loads((model_dir / "config.json").read_text())
     if config.get("model_type") != "bert":
         raise BadInput(f"{model_dir}: only BERT exports can be unpacked (model_type {config.get('model_type')!r})")
-    graph = onnx.load(str(model_dir / ONNX_FILE)).graph
-    nodes = _nodes_by_op(graph)
+    source = model_dir / graph
+    if not source.is_file():
+        raise BadInput(f"{source} does not exist")
+    proto = onnx.load(str(source)).graph
+    nodes = _nodes_by_op(proto)
     layers = int(config["num_hidden_layers"])
     expected = {
         "QEmbedLayerNormalization": 1,
@@ -66,10 +71,10 @@ def unpack_onnx(model_dir: str | Path, out_dir: str | Path) -> Path:
     found = {op: len(nodes.get(op, [])) for op in expected}
     if found != expected:
         raise BadInput(
-            f"{model_dir / ONNX_FILE} is not a fused int8 BERT graph as `contraflow nli export` writes "
+            f"{source} is not a fused int8 BERT graph as `contraflow nli export` writes "
             f"(nodes {found}, expected {expected} for {layers} layers)"
         )
-    value, is_weight = _weights(graph)
+    value, is_weight = _weights(proto)
     (embed,) = nodes["QEmbedLayerNormalization"]
     weights = {f"bert.embeddings.{name}": value(embed.input[index]) for index, name in EMBEDDINGS.items()}
     for layer, node in enumerate(nodes["QAttention"]):

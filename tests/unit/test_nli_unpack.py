@@ -60,3 +60,33 @@ def test_a_graph_that_is_not_a_fused_int8_export_is_a_one_line_error(
     assert main(["nli", "unpack", str(tmp_path / "fp32"), str(tmp_path / "out")]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "not a fused int8 BERT graph" in error
+
+
+def test_the_dialogue_head_unpacks_to_what_its_float_twin_computes(tmp_path: Path) -> None:
+    """`--graph dialogue.onnx` unpacks the shipped dialogue head (its word table read from
+    `model.onnx` beside it): in float32, it judges as the head's float32-compute twin does,
+    the same dequantised weights, so a next student can start from the shipped one."""
+    from contraflow.streams.core.nli.scorer import OnnxScorer, TransformersScorer
+    from contraflow.streams.settings import BUILTIN_MODEL_DIR
+
+    pairs = [
+        ("Take the tablet with food.", "Take the tablet on an empty stomach."),
+        ("Please don't take the ibuprofen.", "Stick to paracetamol rather than buying ibuprofen."),
+        ("Keep taking your warfarin.", "Do not stop the warfarin before the appointment."),
+        ("Use the drops four times a day.", "Use the drops twice a day."),
+    ]
+    out = tmp_path / "dialogue"
+    assert main(["nli", "unpack", "builtin", str(out), "--graph", "dialogue.onnx"]) == 0
+    unpacked = TransformersScorer(out).score(pairs)
+    twin = OnnxScorer(BUILTIN_MODEL_DIR, graph="dialogue.onnx", float_recheck=0.0).score(pairs)
+    general = OnnxScorer(BUILTIN_MODEL_DIR).score(pairs)
+    assert np.abs(unpacked - twin).max() < 0.01
+    assert np.abs(unpacked - general).max() > 0.05  # the dialogue head, not the general graph
+
+
+def test_a_graph_the_folder_does_not_hold_is_a_one_line_error(
+    tiny_onnx: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["nli", "unpack", str(tiny_onnx), str(tmp_path / "out"), "--graph", "dialogue.onnx"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "dialogue.onnx does not exist" in error
