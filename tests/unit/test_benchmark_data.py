@@ -1,6 +1,7 @@
 """The hand-made benchmark data stays consistent: every marked passage of a changed session
-(`benchmarks/data/spans/`) is copied exactly from the turn it names, and every reversal or
-revision of a marked session file has exactly one mark."""
+(`benchmarks/data/spans/`, and `sealed/` for blind sets not run yet) is copied exactly from
+the turn it names, and every reversal or revision of a marked session file has exactly one
+mark."""
 
 import json
 from pathlib import Path
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
-MARKED = sorted((DATA / "spans").glob("*.jsonl"))
+# the marks of sets already run, and those sealed until a blind set's first run
+MARKED = sorted((DATA / "spans").glob("*.jsonl")) + sorted((DATA / "sealed").glob("*.jsonl"))
 
 
 def _rows(path: Path) -> list[dict]:
@@ -17,6 +19,12 @@ def _rows(path: Path) -> list[dict]:
 
 def test_the_marked_sets_are_there() -> None:
     assert len(MARKED) >= 11
+
+
+def test_no_set_is_both_sealed_and_marked() -> None:
+    """A sealed set's marks move to spans/ after its first run: never in both places."""
+    names = [p.name for p in MARKED]
+    assert len(names) == len(set(names))
 
 
 @pytest.mark.parametrize("marks", MARKED, ids=lambda p: p.stem)
