@@ -102,6 +102,14 @@ def test_what_the_family_believes_is_push_back() -> None:
     assert user_facts("My mother says antibiotics are heavy for the body and once fever goes we should stop.") == []
 
 
+def test_what_a_shared_neighbour_or_friend_takes_is_push_back() -> None:
+    """Someone else's medicine, whoever's neighbour they are, is no fact about the person
+    advised: "Are you sure it's twice a day? Our neighbour takes rivaroxaban once a day"."""
+    assert user_facts("Our neighbour takes rivaroxaban and she only takes it once a day.") == []
+    assert user_facts("Their friend is on sertraline and was told to take it at night.") == []
+    assert [f.reason for f in user_facts("Our son takes montelukast at night now.")] == ["medication"]
+
+
 def test_a_reassuring_result_outranks_the_caution_in_the_same_sentence() -> None:
     """A caution fact cannot justify allowing more; a sentence that also gives a reassuring
     result can ("don't take paracetamol" → assessed, bloods fine → "paracetamol is fine")."""

@@ -145,7 +145,7 @@ _STATES_FIRST = re.compile(
 )
 # someone else's experience is push-back, not a fact about the person advised
 _OTHERS = re.compile(
-    r"\b(?:my|her|his|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
+    r"\b(?:my|her|his|our|their|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
     r"roommate|coworker|co-worker)s?\b|\b(?:everyone|people|others|online|internet|google|article|forum)\b",
     re.IGNORECASE,
 )
