@@ -35,8 +35,8 @@ session before its later turn, is not one; the other pairs of a changed session 
 out (a later turn may repeat the reversal against what came before it), except those whose
 earlier turn is the change's later turn or after it: a session changes its advice once
 (WRITING.md), so two turns after the change agree, and a restatement of the new advice is
-not one (session 41: most of the steady sessions' false alarms were such restatements,
-which no training row had covered). `eval` has no fact detector: a revision's pair
+not one (session 41: on the sets the head trained on, most steady sessions it still
+flagged held such a restatement, which no row had covered). `eval` has no fact detector: a revision's pair
 counts as a flag, so its false-alarm rate is the pessimistic one.
 """
 
