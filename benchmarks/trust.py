@@ -43,6 +43,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout38 # held aside in session 39 (40 sessions, blind), first run in session 40
     python benchmarks/trust.py --set holdout39 # held aside in session 40 (40 sessions, blind), first run in session 41
     python benchmarks/trust.py --set holdout40 # held aside in session 41 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout41 # held aside in session 42 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 1,040 sessions to train the sentence judge on (sessions 19, 30-34)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
@@ -163,6 +164,7 @@ SETS = {
     "holdout38": "holdout38.jsonl",
     "holdout39": "holdout39.jsonl",
     "holdout40": "holdout40.jsonl",
+    "holdout41": "holdout41.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
