@@ -99,6 +99,7 @@ def test_the_dialogue_head_scores_again_in_float_only_the_pairs_between_floor_an
         ("Take the tablet with food.", "Take the tablet on an empty stomach."),
         ("Use the drops four times a day.", "Use the drops twice a day."),
         ("Take one tablet at night.", "Take it in the morning instead."),
+        ("Maximum 4 doses in 24 hours.", "Not more than 3 doses in 24 hours."),
         ("Keep the dressing dry.", "Drink plenty of water."),
         ("Wear sunscreen outdoors.", "Stretch before you run."),
     ]
