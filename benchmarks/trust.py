@@ -44,7 +44,8 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout39 # held aside in session 40 (40 sessions, blind), first run in session 41
     python benchmarks/trust.py --set holdout40 # held aside in session 41 (40 sessions, blind), first run in session 42
     python benchmarks/trust.py --set holdout41 # held aside in session 42 (40 sessions, blind), not run yet
-    python benchmarks/trust.py --set train     # 1,120 sessions to train the sentence judge on (sessions 19, 30-34, 42)
+    python benchmarks/trust.py --set holdout42 # held aside in session 43 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set train     # 1,200 sessions to train the sentence judge (sessions 19, 30-34, 42-43)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
     python benchmarks/trust.py --errors        # also print the wrong sessions, what was published and wrong probe pairs
@@ -165,6 +166,7 @@ SETS = {
     "holdout39": "holdout39.jsonl",
     "holdout40": "holdout40.jsonl",
     "holdout41": "holdout41.jsonl",
+    "holdout42": "holdout42.jsonl",
     "train": "train[0-9]*.jsonl",
 }
 
