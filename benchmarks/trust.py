@@ -46,6 +46,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout41 # held aside in session 42 (40 sessions, blind), first run in session 43
     python benchmarks/trust.py --set holdout42 # held aside in session 43 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 1,200 sessions to train the sentence judge (sessions 19, 30-34, 42-43)
+    python benchmarks/trust.py --set train22   # one file of them (any trainN or holdoutN in sessions/ is a set)
     python benchmarks/trust.py --verdict seed  # seed 000's whole-advice argmax, for comparison
     python benchmarks/trust.py --sweep         # contradiction threshold sweep on the chosen set
     python benchmarks/trust.py --errors        # also print the wrong sessions, what was published and wrong probe pairs
@@ -63,6 +64,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Sequence
@@ -123,52 +125,14 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
-SETS = {
-    "dev": "dev_*.jsonl",
-    "holdout": "holdout.jsonl",
-    "holdout2": "holdout2.jsonl",
-    "holdout3": "holdout3.jsonl",
-    "holdout4": "holdout4.jsonl",
-    "holdout5": "holdout5.jsonl",
-    "holdout6": "holdout6.jsonl",
-    "holdout7": "holdout7.jsonl",
-    "holdout8": "holdout8.jsonl",
-    "holdout9": "holdout9.jsonl",
-    "holdout10": "holdout10.jsonl",
-    "holdout11": "holdout11.jsonl",
-    "holdout12": "holdout12.jsonl",
-    "holdout13": "holdout13.jsonl",
-    "holdout14": "holdout14.jsonl",
-    "holdout15": "holdout15.jsonl",
-    "holdout16": "holdout16.jsonl",
-    "holdout17": "holdout17.jsonl",
-    "holdout18": "holdout18.jsonl",
-    "holdout19": "holdout19.jsonl",
-    "holdout20": "holdout20.jsonl",
-    "holdout21": "holdout21.jsonl",
-    "holdout22": "holdout22.jsonl",
-    "holdout23": "holdout23.jsonl",
-    "holdout24": "holdout24.jsonl",
-    "holdout25": "holdout25.jsonl",
-    "holdout26": "holdout26.jsonl",
-    "holdout27": "holdout27.jsonl",
-    "holdout28": "holdout28.jsonl",
-    "holdout29": "holdout29.jsonl",
-    "holdout30": "holdout30.jsonl",
-    "holdout31": "holdout31.jsonl",
-    "holdout32": "holdout32.jsonl",
-    "holdout33": "holdout33.jsonl",
-    "holdout34": "holdout34.jsonl",
-    "holdout35": "holdout35.jsonl",
-    "holdout36": "holdout36.jsonl",
-    "holdout37": "holdout37.jsonl",
-    "holdout38": "holdout38.jsonl",
-    "holdout39": "holdout39.jsonl",
-    "holdout40": "holdout40.jsonl",
-    "holdout41": "holdout41.jsonl",
-    "holdout42": "holdout42.jsonl",
-    "train": "train[0-9]*.jsonl",
-}
+def _sets() -> dict[str, str]:
+    """The dev sessions, every holdoutN and trainN file of sessions/ as a set of its own, and all
+    of train together: a set written into sessions/ is a choice without an edit here."""
+    stems = sorted(p.stem for p in (DATA / "sessions").glob("*.jsonl") if re.fullmatch(r"(holdout|train)\d*", p.stem))
+    return {"dev": "dev_*.jsonl", **{stem: f"{stem}.jsonl" for stem in stems}, "train": "train[0-9]*.jsonl"}
+
+
+SETS = _sets()
 
 
 def session_files(which: str) -> list[Path]:
