@@ -305,7 +305,9 @@ async def evaluate(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", choices=sorted(SETS), default="dev", help="which sessions and pairs")
+    parser.add_argument(
+        "--set", choices=sorted(SETS), default="dev", metavar="SET", help="dev, holdout, holdoutN, train or trainN"
+    )
     parser.add_argument("--holdout", action="store_true", help="the same as --set holdout")
     parser.add_argument("--verdict", choices=["regimen", "claims", "sentences", "seed"], default=Settings().verdict)
     parser.add_argument("--model", default="builtin")
