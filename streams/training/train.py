@@ -267,7 +267,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
 
     progress = tqdm(total=total_steps, initial=step, desc="nli train", unit="batch")
     started = time.monotonic()
-    running = 0.0
+    running: float | None = None  # this run's smoothed loss: a resumed run starts from its own first batch
     last_step = total_steps if stop_after is None else min(total_steps, step + stop_after)
     while step < last_step:
         epoch, offset = divmod(step, steps_per_epoch)
@@ -304,7 +304,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print, stop_after: i
             scheduler.step()
             optimizer.zero_grad(set_to_none=True)
             step += 1
-            running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+            running = loss.item() if running is None else 0.98 * running + 0.02 * loss.item()
             progress.update(1)
             progress.set_postfix(loss=f"{running:.3f}", epoch=epoch)
             if step % config.checkpoint_every == 0 or step == last_step:

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -218,6 +219,26 @@ def test_interrupted_training_resumes_to_the_same_model(tiny_model: Path, train_
         torch.testing.assert_close(a[key], b[key])
     saved = json.loads((straight / "config.json").read_text())
     assert saved["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
+
+
+def test_a_resumed_run_shows_its_loss_not_a_fraction_of_it(
+    tiny_model: Path, train_file: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    config = TrainConfig(
+        backbone=str(tiny_model),
+        train_files=[str(train_file)],
+        output_dir=str(tmp_path / "out"),
+        epochs=2,
+        batch_size=4,
+        checkpoint_every=3,
+        threads=1,
+    )
+    assert train(config, log=lambda _: None, stop_after=3) is None
+    capfd.readouterr()
+    train(config, log=lambda _: None)
+    shown = [float(x) for x in re.findall(r"loss=(\d+\.\d+)", capfd.readouterr().err)]
+    # three classes from a barely trained model: a cross-entropy near ln 3, not 2 % of it
+    assert shown and shown[0] > 0.5
 
 
 def test_report_counts_a_hand_made_case() -> None:
