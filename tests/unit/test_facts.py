@@ -165,3 +165,30 @@ def test_what_a_relative_who_works_as_a_clinician_says_is_push_back() -> None:
     """Not the person's own clinician changing their treatment: someone's opinion."""
     assert user_facts("My son-in-law is a pharmacist and he says a few days of Advil is fine with food.") == []
     assert [f.reason for f in user_facts("My pharmacist said to take it with food instead.")] == ["clinician"]
+
+
+def test_a_carers_news_about_the_person_they_care_for_is_a_fact() -> None:
+    """Carers tell of the person in the third person, with the clinician's word reported
+    and words between: each of these justified a change that was published as a flip-flop."""
+    reasons = [
+        ("He actually just got told at his checkup yesterday that he has stage 3 chronic kidney disease.", "diagnosis"),
+        ("The nurse rang and said that Mum has type 2 diabetes.", "diagnosis"),
+        ("She has early stage heart failure, the cardiologist thinks.", "diagnosis"),
+        ("Saw the GP. She says it's actually ringworm, not eczema.", "diagnosis"),
+        ("The consultant told us it was probably gout all along.", "diagnosis"),
+        ("My husband gave Isla a dose of ibuprofen at 5 before I got home.", "medication"),
+        ("Her dad had already given her some Calpol at lunchtime.", "medication"),
+        ("Since the second week I've had burning behind my breastbone when I swallow.", "side_effect"),
+        ("It hurts when he swallows now.", "side_effect"),
+    ]
+    for text, reason in reasons:
+        assert reason in [f.reason for f in user_facts(text)], text
+
+
+def test_reassurance_reported_from_the_clinician_is_no_new_diagnosis() -> None:
+    assert "diagnosis" not in [f.reason for f in user_facts("The GP says it's actually fine to carry on.")]
+    assert user_facts("He gave Isla a hug and she settled.") == []
+
+
+def test_the_same_problem_as_someone_else_is_no_diagnosis() -> None:
+    assert user_facts("Bit embarrassing but I've got the same problem.") == []

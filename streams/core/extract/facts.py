@@ -36,8 +36,17 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(?:diagnosed|diagnosis|(?:told|said)\s+(?:me\s+)?(?:that\s+)?(?:i|he|she)\s+(?:have|has|had)|"
         r"turns\s+out\s+(?:i|he|she)|found\s+out\s+(?:i|he|she)|history\s+of|"
         r"(?:tell|told|said)\s+(?:me\s+|him\s+|her\s+)?(?:that\s+)?(?:i've|i\s+have|he's|she's|it's|it\s+is)\s+(?:got\s+)?(?:a|an)\s+|"
+        # the clinician's word reported with words between: "got told at his checkup that he has…",
+        # "the nurse said that Mum has…"
+        r"(?:told|said|says)\b[^.?!]{0,40}?\bthat\s+(?:i|he|she|they|we|(?-i:[A-Z][a-z]+)|(?:my|his|her|our)\s+\w+)\s+"
+        r"(?:has|have|had|'s\s+got|has\s+got|'ve\s+got)\s+(?!to\b|been\b)|"
+        # a diagnosis corrected: "she says it's actually ringworm", "told us it was probably gout"
+        r"(?:tells?|told|said|says|thinks|reckons)\s+(?:me\s+|us\s+|him\s+|her\s+)?(?:that\s+)?"
+        r"(?:it's|it\s+is|it\s+was|this\s+is)\s+(?:actually|really|in\s+fact|definitely|probably|likely|most\s+likely)\s+"
+        r"(?:a\s+|an\s+)?(?!(?:fine|ok|okay|safe|alright|all\s+right|nothing|normal|good|better|worse|not|too|best|"
+        r"time|up|down|just)\b)\w+|"
         + _I
-        + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:\w+\s+)?"
+        + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:(?!same\b|other\b)[\w-]+\s+){0,3}"
         r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
         r"high\s+blood\s+pressure|hypertension|copd|disease|condition|disorder|failure|problems?))\b",
         re.IGNORECASE,
@@ -65,7 +74,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"'m\s+(?:also\s+)?(?:on|taking)|am\s+(?:also\s+)?(?:on|taking)|is\s+(?:also\s+)?(?:on|taking)|"
         r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using|"
         r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given|on)\b|"
-        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us)\b",
+        # someone gave the person a dose, by name too: "my husband gave Isla ibuprofen at 5"
+        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
         re.IGNORECASE,
     ),
     "test_result": re.compile(
@@ -92,7 +102,9 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
         r"blood\s+in\s+(?:(?:my|the|his|her|their)\s+\w+|it|them)|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
-        r"indigestion|(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark)|"
+        r"indigestion|burning\s+(?:behind|in|on|when|sensation|feeling)|(?:it\s+)?hurts\s+(?:when|to|if)|"
+        r"(?:painful|sore)\s+(?:to|when)\s+(?:swallow|eat|walk|pee|wee|breathe)|"
+        r"(?:black|dark|tarry)\s+(?:stools?|poo)|(?:stools?|poo)\s+(?:\w+\s+){0,2}(?:black|dark)|"
         # symptoms in everyday words: "she's waking in the night with really vivid dreams"
         r"nightmares|(?:vivid|bad|strange|weird|horrible)\s+dreams|trouble\s+sleeping|"
         r"(?:can't|cannot|couldn't|can\s+not)\s+(?:get\s+to\s+)?sleep|waking\s+(?:up\s+)?(?:in|during|through)\s+the\s+night|"
