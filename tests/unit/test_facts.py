@@ -167,6 +167,12 @@ def test_what_a_relative_who_works_as_a_clinician_says_is_push_back() -> None:
     assert [f.reason for f in user_facts("My pharmacist said to take it with food instead.")] == ["clinician"]
 
 
+def assert_each_states(cases: list[tuple[str, str]]) -> None:
+    """Each text states a fact of its kind (among the reasons its sentences give)."""
+    for text, reason in cases:
+        assert reason in [f.reason for f in user_facts(text)], text
+
+
 def test_a_carers_news_about_the_person_they_care_for_is_a_fact() -> None:
     """Carers tell of the person in the third person, with the clinician's word reported
     and words between: each of these justified a change that was published as a flip-flop."""
@@ -181,8 +187,7 @@ def test_a_carers_news_about_the_person_they_care_for_is_a_fact() -> None:
         ("Since the second week I've had burning behind my breastbone when I swallow.", "side_effect"),
         ("It hurts when he swallows now.", "side_effect"),
     ]
-    for text, reason in reasons:
-        assert reason in [f.reason for f in user_facts(text)], text
+    assert_each_states(reasons)
 
 
 def test_reassurance_reported_from_the_clinician_is_no_new_diagnosis() -> None:
@@ -192,3 +197,58 @@ def test_reassurance_reported_from_the_clinician_is_no_new_diagnosis() -> None:
 
 def test_the_same_problem_as_someone_else_is_no_diagnosis() -> None:
     assert user_facts("Bit embarrassing but I've got the same problem.") == []
+
+
+def test_news_told_without_the_textbook_words_is_a_fact() -> None:
+    """A positive test without the word "pregnancy", a child turning for the worse in the
+    words parents use, a reading with its unit, a medicine list: what a clinician would act on."""
+    reasons = [
+        ("My period's about ten days late so I did a test and it's positive.", "pregnancy"),
+        ("I got a positive test on Sunday, maybe 6 weeks.", "pregnancy"),
+        ("He's gone really floppy and he's hard to wake.", "worsening"),
+        ("There are tiny purple spots on her legs that don't fade under a glass.", "worsening"),
+        ("She's breathing really fast and her tummy is sucking in under the ribs.", "worsening"),
+        ("His nappy has been dry since this morning.", "worsening"),
+        ("The ankle is bigger and more red than yesterday.", "worsening"),
+        ("My calves and thighs have been really achy and weak all week.", "side_effect"),
+        ("My wee looked dark brown this morning.", "side_effect"),
+        ("I can't sit still, my legs won't stop moving at night.", "side_effect"),
+        ("I nearly blacked out getting up from the sofa.", "side_effect"),
+        ("My vitamin D came to 22 nmol/L.", "test_result"),
+        ("My pulse has been 44 to 48 most mornings.", "test_result"),
+        ("She has atrial fibrillation and takes apixaban.", "medication"),
+        ("For reference my tablets are ramipril, atorvastatin and metformin.", "medication"),
+        ("The neurologist is starting me on lamotrigine next week.", "medication"),
+        ("The cardiologist has him on clopidogrel and aspirin.", "medication"),
+        ("At three he came out in hives all over a couple of days into a course of amoxicillin.", "allergy"),
+        ("The GP said it's glandular fever.", "diagnosis"),
+    ]
+    assert_each_states(reasons)
+
+
+def test_reassurance_and_plans_in_the_same_words_are_no_diagnosis_or_pregnancy() -> None:
+    for text in (
+        "The GP said it's fine to carry on.",
+        "She said it's worth trying the cream first.",
+        "The pharmacist said it's okay with my other tablets.",
+        "I did a test drive of the new routine and it went fine.",
+    ):
+        assert not {"diagnosis", "pregnancy"} & {f.reason for f in user_facts(text)}, text
+
+
+def test_what_the_family_says_a_remedy_is_is_no_diagnosis() -> None:
+    text = "My daughter wants me to take St John's wort as well, says it's natural and will help."
+    assert "diagnosis" not in [f.reason for f in user_facts(text)]
+
+
+def test_a_statement_with_a_question_tagged_on_is_a_fact() -> None:
+    reasons = [
+        ("oh btw i'm on amlodipine and ramipril for my blood pressure, does that matter?", "medication"),
+        ("Actually I've got a peanut allergy, does that matter for any of these?", "allergy"),
+        ("oh actually I should say I'm 10 weeks pregnant, does that matter?", "pregnancy"),
+        ("does it matter that I take carbamazepine for epilepsy?", "medication"),
+    ]
+    for text, reason in reasons:
+        assert [f.reason for f in user_facts(text)] == [reason], text
+    assert user_facts("Can I take ibuprofen, does that matter?") == []
+    assert user_facts("Does it matter what time I take it?") == []

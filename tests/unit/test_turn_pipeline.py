@@ -586,22 +586,44 @@ async def test_sentences_mode_publishes_a_change_after_a_new_fact_as_a_revision(
     assert revision.justified_by.turn_index == 1 and state.contradictions == 0
 
 
-async def test_sentences_mode_keeps_a_loosening_after_a_fact_calling_for_caution_a_contradiction() -> None:
-    """No slot decides a sentence pair, yet the rule of §4 holds there too: hay fever (an
-    allergy) or a new medicine is no reason to allow what the assistant forbade for the blood
-    pressure; the same allowance after a test result is a revision."""
-    nli = ScriptedNLI({"Sudafed is fine": CONTRA}, premise_word="Sudafed")
-    turns = [
-        turn(0, "With your high blood pressure, don't take Sudafed."),
-        turn(1, "My spring allergies have kicked in and my nose is blocked.", Role.user),
-        turn(2, "Sudafed is fine to use for a few days."),
-    ]
-    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), turns)
+LOOSENINGS = {
+    # hay fever (an allergy) is no reason to allow what was forbidden for the blood pressure
+    "allowed": (
+        "Sudafed",
+        "With your high blood pressure, don't take Sudafed.",
+        "My spring allergies have kicked in and my nose is blocked.",
+        "Sudafed is fine to use for a few days.",
+    ),
+    # being sick after a dose calls for caution, not for giving the medicine more often
+    "more often": (
+        "ibuprofen",
+        "Give him the ibuprofen three times a day with food.",
+        "He threw up after the last dose.",
+        "You can give the ibuprofen every 4 hours.",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LOOSENINGS))
+async def test_sentences_mode_keeps_a_loosening_after_a_fact_calling_for_caution_a_contradiction(case: str) -> None:
+    """No slot decides a sentence pair, yet the rule of §4 holds there too: a fact that calls
+    for caution does not justify allowing what the assistant forbade, or giving more of it."""
+    word, earlier, fact, later = LOOSENINGS[case]
+    nli = ScriptedNLI({later[-20:]: CONTRA}, premise_word=word)
+    _, outcomes = await run(
+        sentence_pipeline(nli, neighbours=0), [turn(0, earlier), turn(1, fact, Role.user), turn(2, later)]
+    )
     [flip] = outcomes[2].conflicts
     assert flip.kind == "turn_self_contradiction" and flip.justified_by is None
-    result = turn(1, "My blood pressure readings this week were all normal, about 120/80.", Role.user, session="s2")
-    moved = [t.model_copy(update={"session_id": "s2"}) for t in (turns[0], turns[2])]
-    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [moved[0], result, moved[1]])
+
+
+async def test_sentences_mode_publishes_an_allowance_after_a_test_result_as_a_revision() -> None:
+    _, earlier, _, later = LOOSENINGS["allowed"]
+    nli = ScriptedNLI({later[-20:]: CONTRA}, premise_word="Sudafed")
+    result = "My blood pressure readings this week were all normal, about 120/80."
+    _, outcomes = await run(
+        sentence_pipeline(nli, neighbours=0), [turn(0, earlier), turn(1, result, Role.user), turn(2, later)]
+    )
     [revision] = outcomes[2].conflicts
     assert revision.kind == "turn_revision" and revision.justified_by is not None
 

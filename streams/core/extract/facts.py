@@ -29,7 +29,10 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "pregnancy": re.compile(
         r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"
         r"breastfeeding|breast-feeding|nursing\s+(?:my|the)\s+baby|just\s+had\s+(?:a|the|my)\s+baby|gave\s+birth|"
-        r"weeks\s+along|trimester|period\s+(?:is|was|'s)\s+(?:\w+\s+)?late|missed\s+(?:my|a|her)\s+period)\b",
+        r"weeks\s+along|trimester|period(?:\s+is|\s+was|'s)\s+(?:\w+\s+){0,3}late|missed\s+(?:my|a|her)\s+period|"
+        # a test without the word: "did a test this morning and it's positive", "a positive test on Sunday"
+        r"positive\s+(?:home\s+)?test|(?:did|took|done)\s+a\s+test\b[^.?!]{0,60}?\b(?:it's|its|it\s+is|it\s+was|"
+        r"came\s+back|came|was)\s+(?:\w+\s+)?positive)\b",
         re.IGNORECASE,
     ),
     "diagnosis": re.compile(
@@ -42,9 +45,12 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:has|have|had|'s\s+got|has\s+got|'ve\s+got)\s+(?!to\b|been\b)|"
         # a diagnosis corrected: "she says it's actually ringworm", "told us it was probably gout"
         r"(?:tells?|told|said|says|thinks|reckons)\s+(?:me\s+|us\s+|him\s+|her\s+)?(?:that\s+)?"
-        r"(?:it's|it\s+is|it\s+was|this\s+is)\s+(?:actually|really|in\s+fact|definitely|probably|likely|most\s+likely)\s+"
+        r"(?:it's|it\s+is|it\s+was|this\s+is)\s+(?:(?:actually|really|in\s+fact|definitely|probably|likely|most\s+likely)\s+|"
+        # or in a short clause of its own: "he said it's glandular fever."
+        r"(?=(?:a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?\s*(?:[,.;!?]|$|\s+(?:and|but|so)\b)))"
         r"(?:a\s+|an\s+)?(?!(?:fine|ok|okay|safe|alright|all\s+right|nothing|normal|good|better|worse|not|too|best|"
-        r"time|up|down|just)\b)\w+|"
+        r"time|up|down|just|natural|harmless|common|usual|possible|unlikely|likely|worth|important|serious|urgent|"
+        r"minor|mild|because|what|how|why|only|still|due|meant|supposed|fine)\b)\w+|"
         + _I
         + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:(?!same\b|other\b)[\w-]+\s+){0,3}"
         r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
@@ -53,7 +59,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "allergy": re.compile(
         r"\b(?:allergic|allergy|allergies|anaphylaxis|anaphylactic|(?:bad\s+|a\s+)?reaction\s+to|"
-        r"hives\b[^.]{0,30}\b(?:after|from|when)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
+        r"hives\b[^.]{0,60}\b(?:after|from|when|into)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
         re.IGNORECASE,
     ),
     # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
@@ -75,7 +81,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"started|was\s+(?:put|started)\s+on|got\s+prescribed|been\s+prescribed|prescribed|use|uses|using|"
         r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given|on)\b|"
         # someone gave the person a dose, by name too: "my husband gave Isla ibuprofen at 5"
-        r"\b(?:put|started)\s+(?:me|him|her)\s+on\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
+        r"\b(?:put|started|starting|start|has|have)\s+(?:me|him|her)\s+on\b|\band\s+(?:also\s+)?takes\b|"
+        r"\b(?:my|his|her|our)\s+(?:tablets|meds|medicines|medications|pills)\s+(?:are|include)\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
         re.IGNORECASE,
     ),
     "test_result": re.compile(
@@ -83,13 +90,15 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"hba1c|a1c|creatinine|potassium|cholesterol\s+(?:is|was|came)|came\s+back|"
         r"blood\s+pressure\s+(?:is|was|has\s+been|reading)|\d{2,3}\s*/\s*\d{2,3}|"
         # a lab's answer: "urine culture: E. coli, resistant to nitrofurantoin"
-        r"cultures?|swabs?|resistant\s+to|sensitive\s+to|positive\s+for|negative\s+for)\b",
+        r"cultures?|swabs?|resistant\s+to|sensitive\s+to|positive\s+for|negative\s+for|"
+        # a reading with its unit, a pulse counted: "vitamin D was 19 nmol/L", "my pulse has been 46-48"
+        r"\d+(?:\.\d+)?\s*(?:nmol|pmol|mmol|µmol|umol|mg/dl|ng/ml|mu/l|miu/l)|(?:pulse|heart\s+rate)\s+(?:\w+\s+){0,4}?\d{2,3})\b",
         re.IGNORECASE,
     ),
     "age": re.compile(
-        r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|turned\s+\d+|"
+        r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|(?:turned|turning)\s+\d+|"
         rf"{_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
-        r"puffs|hours|days|minutes))|weighs?\s+\d+|\d+\s*kg\b)",
+        r"puffs|hours|days|minutes|weeks?\s+(?:pregnant|along)))|weighs?\s+\d+|\d+\s*kg\b)",
         re.IGNORECASE,
     ),
     "side_effect": re.compile(
@@ -98,7 +107,9 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"i've\s+been|i\s+have\s+been)\s+(?:been\s+)?(?:getting|having|feeling|vomiting|bleeding|bruising)"
         # feeling better is no side effect: "I'm feeling a lot better already"
         r"(?!\s+(?:(?:a\s+)?(?:lot|bit|little|loads|much|way|so\s+much)\s+)?(?:better|well|fine|great|good|ok|okay|normal)\b)|"
-        r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
+        r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|threw\s+up|throwing\s+up|thrown\s+up|"
+        r"(?:been|was|were)\s+sick\b(?!\s+(?:of|leave|note))|dozy|numb\b|blister(?:s|ing|ed)|"
+        r"feeling\s+(?:really\s+|very\s+|so\s+)?(?:low|flat|down)\b|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
         r"blood\s+in\s+(?:(?:my|the|his|her|their)\s+\w+|it|them)|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
@@ -119,10 +130,13 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:couldn't|could\s+not|can't|cannot)\s+(?:keep\s+(?:my|his|her|their)\s+eyes\s+open|stay\s+awake)|"
         # pain somewhere, dark urine, a rash: "severe pain in both thighs", "my urine is dark like cola"
         r"(?:severe|bad|terrible|awful|sharp|chest|back|joint|tummy|abdominal)\s+pains?|pains?\s+in\s+(?:my|his|her|both|the)|"
-        r"(?:dark|brown|red|pink|cola-coloured)\s+(?:urine|wee|pee)|(?:urine|wee|pee)\s+(?:is|was|has\s+been|looks)\s+"
+        r"(?:dark|brown|red|pink|cola-coloured)\s+(?:urine|wee|pee)|(?:urine|wee|pee)\s+(?:is|was|has\s+been|looks|looked|went)\s+"
         r"(?:\w+\s+)?(?:dark|brown|red|pink)|rash|"
         r"(?:i|he|she)\s+(?:feel|feels)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+)?(?:sick|nauseous|dizzy|ill|rough)|"
-        r"(?:not|n't|haven't|hasn't)\s+(?:pooped|pooed|been\s+to\s+the\s+toilet)|cramps?|cramping|(?:running|going|rushing|dashing)\s+to\s+the\s+(?:loo|toilet|bathroom)|the\s+runs)\b",
+        r"(?:not|n't|haven't|hasn't)\s+(?:pooped|pooed|been\s+to\s+the\s+toilet)|"
+        # aches in the words people use, restlessness, near-faints: "calves have been really achy"
+        r"(?:thighs|calves|shoulders|legs|arms|muscles|joints)\s+(?:[\w']+\s+){0,5}?(?:sore|achy|aching|painful|weak|tender)|"
+        r"restless(?:ness)?|(?:can't|cannot|couldn't)\s+sit\s+still|(?:blacked|blacking|passed|passing)\s+out|cramps?|cramping|(?:running|going|rushing|dashing)\s+to\s+the\s+(?:loo|toilet|bathroom)|the\s+runs)\b",
         re.IGNORECASE,
     ),
     # the illness is getting worse or not better: more treatment can follow, not only more caution
@@ -132,8 +146,14 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         # signs of a turn for the worse: "her lips look a bit blue", "he's confused and drowsy"
         r"(?:lips|face|fingers)\s+(?:\w+\s+){0,3}(?:blue|grey|gray)|(?:she's|he's|she\s+is|he\s+is)\s+(?:\w+\s+)?confused|"
         r"still\s+in\s+(?:a\s+lot\s+of\s+)?pain|(?:isn't|is\s+not|not)\s+(?:getting\s+)?(?:any\s+)?better|"
-        r"more\s+(?:breathless|puffed\s+out|wheezy|swollen|painful|sore)|struggling\s+to|spreading|"
-        r"gone\s+(?:green|yellow)|(?:green|yellow)\s+(?:phlegm|sputum|mucus))\b",
+        r"more\s+(?:breathless|puffed\s+out|wheezy|swollen|painful|sore)|struggling\s+to|spreading|(?:has|had)\s+spread|"
+        r"(?:much\s+|a\s+lot\s+|even\s+)?bigger\s+than\s+(?:yesterday|before|this\s+morning|last\s+night)|"
+        r"gone\s+(?:green|yellow)|(?:green|yellow)\s+(?:phlegm|sputum|mucus)|"
+        # a child turning for the worse in the words parents use
+        r"floppy|hard\s+to\s+wake|(?:purple|purple-red|red|dark)\s+(?:spots|dots|blotches)|"
+        r"breathing\s+(?:really\s+|very\s+|so\s+)?(?:fast|quickly|hard)|sucking\s+in|grunting|gasping|"
+        r"(?:dry|no\s+wet)\s+(?:nappy|nappies|diaper|diapers)|(?:nappy|nappies|diaper|diapers)\s+(?:\w+\s+){0,2}dry|"
+        r"bigger\s+and\s+(?:more\s+)?(?:red|redder|swollen|hotter))\b",
         re.IGNORECASE,
     ),
 }
@@ -150,6 +170,12 @@ _QUESTION = re.compile(
 )
 # a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"
 _ASKS = re.compile(r"\?\s*$")
+# a statement with a question tagged on states what it states: "oh btw i'm on amlodipine, does that
+# matter?", "does it matter that I take carbamazepine for epilepsy?"
+_TAGGED = re.compile(
+    r"[,;\u2014\u2013-]\s*(?:does|would|will|is|could|can|should)\s+(?:that|this|it)\b[^,;?]*\?+\s*$", re.IGNORECASE
+)
+_MATTER_THAT = re.compile(r"^\W*(?:does|would|will|could)\s+it\s+matter\s+that\s+", re.IGNORECASE)
 # (or after a lead-in: "random update, my period was late so i did a test and its positive??")
 _STATES_FIRST = re.compile(
     r"(?:^\W*|^[^,;:?]{0,30}[,;:\u2014\u2013-]\s*)(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b",
@@ -229,7 +255,8 @@ def user_facts(text: str) -> list[Fact]:
     first that does not only call for caution when there is one (such a fact can justify
     allowing more, `revision.justification`)."""
     facts: list[Fact] = []
-    for sentence in split_sentences(text):
+    for asked in split_sentences(text):
+        sentence = _MATTER_THAT.sub("", _TAGGED.sub("", asked))
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
             continue
         if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
@@ -237,7 +264,7 @@ def user_facts(text: str) -> list[Fact]:
         # one that can justify a change either way first: "they gave me IV antibiotics and my bloods were fine"
         reasons = [name for name in FACT_PATTERNS if _is_reason(name, sentence)]
         if reasons:
-            facts.append(Fact(next((r for r in reasons if r not in _ONE_WAY), reasons[0]), sentence))
+            facts.append(Fact(next((r for r in reasons if r not in _ONE_WAY), reasons[0]), asked))
     return facts
 
 

@@ -219,14 +219,22 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
 
 def loosens(earlier: str, new: str, slot: str | None) -> bool:
     """Whether the new claim allows what the earlier one forbade (slot "polarity"), or more
-    of it (slot "amount": a larger amount in a unit both give). A pair no slot decided (the
-    threshold did, or the sentence rule, which has no slots) loosens in either way."""
+    of it (slot "amount": a larger amount in a unit both give; slot "frequency": more doses a
+    day, "every 4 hours" after "three times a day"). A pair no slot decided (the threshold
+    did, or the sentence rule, which has no slots) loosens in any of these ways."""
     a, b = regimen_of(earlier), regimen_of(new)
     if slot is None:
-        return b.polarity > a.polarity or larger_amount(b, a)
+        return b.polarity > a.polarity or larger_amount(b, a) or _more_often(b, a)
     if slot == "polarity":
         return b.polarity > a.polarity
+    if slot == "frequency":
+        return _more_often(b, a)
     return slot == "amount" and larger_amount(b, a)
+
+
+def _more_often(more: Regimen, less: Regimen) -> bool:
+    """Whether `more` gives more doses a day than `less`, both counted ("daily" says no count)."""
+    return more.per_day is not None and less.per_day is not None and more.per_day > less.per_day > 0
 
 
 def plans_change(text: str) -> bool:
