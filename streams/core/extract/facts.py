@@ -108,7 +108,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         # feeling better is no side effect: "I'm feeling a lot better already"
         r"(?!\s+(?:(?:a\s+)?(?:lot|bit|little|loads|much|way|so\s+much)\s+)?(?:better|well|fine|great|good|ok|okay|normal)\b)|"
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|threw\s+up|throwing\s+up|thrown\s+up|"
-        r"(?:been|was|were)\s+sick\b(?!\s+(?:of|leave|note))|dozy|numb\b|blister(?:s|ing|ed)|"
+        r"(?:been|was|were)\s+sick\b(?!\s+(?:of|leave|note))|dozy|numb\b|"
         r"feeling\s+(?:really\s+|very\s+|so\s+)?(?:low|flat|down)\b|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
