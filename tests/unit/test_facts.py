@@ -252,3 +252,8 @@ def test_a_statement_with_a_question_tagged_on_is_a_fact() -> None:
         assert [f.reason for f in user_facts(text)] == [reason], text
     assert user_facts("Can I take ibuprofen, does that matter?") == []
     assert user_facts("Does it matter what time I take it?") == []
+
+
+def test_a_story_that_opens_with_when_is_told_not_asked() -> None:
+    assert [f.reason for f in user_facts("When I was 8 I had amoxicillin and my lips swelled up.")] == ["allergy"]
+    assert user_facts("when do i get bloods rechecked") == []

@@ -97,7 +97,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "age": re.compile(
         r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|(?:turned|turning)\s+\d+|"
-        rf"{_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
+        rf"(?<!when\s){_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
         r"puffs|hours|days|minutes|weeks?\s+(?:pregnant|along)))|weighs?\s+\d+|\d+\s*kg\b)",
         re.IGNORECASE,
     ),
@@ -163,7 +163,9 @@ _HYPOTHETICAL = re.compile(
 # a question asks, it does not tell: "What side effects should I look out for?"
 # (an auxiliary asks when a subject follows it: "did I take it…", not "did a test this morning")
 _QUESTION = re.compile(
-    r"^(?:\W*)(?:what|which|how|when|where|why|who|"
+    # ("when" asks only before a verb: "when do I…", not "when I was 8 I came out in hives")
+    r"^(?:\W*)(?:what|which|how|when(?=\s+(?:do|does|did|should|shall|can|could|will|would|is|are|am|was|were|must|"
+    r"might|may)\b)|where|why|who|"
     r"(?:should|shall|can|could|is|are|do|does|did|will|would|may|might)\s+"
     r"(?:i|you|he|she|it|we|they|my|your|his|her|our|their|the|this|that|there)\b)",
     re.IGNORECASE,
