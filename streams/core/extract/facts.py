@@ -50,7 +50,7 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?=(?:a\s+|an\s+)?[\w-]+(?:\s+[\w-]+)?\s*(?:[,.;!?]|$|\s+(?:and|but|so)\b)))"
         r"(?:a\s+|an\s+)?(?!(?:fine|ok|okay|safe|alright|all\s+right|nothing|normal|good|better|worse|not|too|best|"
         r"time|up|down|just|natural|harmless|common|usual|possible|unlikely|likely|worth|important|serious|urgent|"
-        r"minor|mild|because|what|how|why|only|still|due|meant|supposed|fine)\b)\w+|"
+        r"minor|mild|because|what|how|why|only|still|due|meant|supposed)\b)\w+|"
         + _I
         + r"\s+(?:have|has|had|got|suffer\s+from|'ve\s+got)\s+(?:a\s+|an\s+)?(?:(?!same\b|other\b)[\w-]+\s+){0,3}"
         r"(?:kidney|liver|heart|stomach\s+ulcer|ulcer|asthma|diabetes|epilepsy|bleeding|glaucoma|gout|"
@@ -172,17 +172,17 @@ _QUESTION = re.compile(
 )
 # a sentence that asks, unless it opens by stating something: "I'm pregnant now, is that OK?"
 _ASKS = re.compile(r"\?\s*$")
+# (or after a lead-in: "random update, my period was late so i did a test and its positive??")
+_STATES_FIRST = re.compile(
+    r"(?:^\W*|^[^,;:?]{0,30}[,;:\u2014\u2013-]\s*)(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b",
+    re.IGNORECASE,
+)
 # a statement with a question tagged on states what it states: "oh btw i'm on amlodipine, does that
 # matter?", "does it matter that I take carbamazepine for epilepsy?"
 _TAGGED = re.compile(
     r"[,;\u2014\u2013-]\s*(?:does|would|will|is|could|can|should)\s+(?:that|this|it)\b[^,;?]*\?+\s*$", re.IGNORECASE
 )
 _MATTER_THAT = re.compile(r"^\W*(?:does|would|will|could)\s+it\s+matter\s+that\s+", re.IGNORECASE)
-# (or after a lead-in: "random update, my period was late so i did a test and its positive??")
-_STATES_FIRST = re.compile(
-    r"(?:^\W*|^[^,;:?]{0,30}[,;:\u2014\u2013-]\s*)(?:i|i'm|i've|i'd|my|we|we're|we've|our|he|he's|she|she's)\b",
-    re.IGNORECASE,
-)
 # someone else's experience is push-back, not a fact about the person advised
 _OTHERS = re.compile(
     r"\b(?:my|her|his|our|their|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
