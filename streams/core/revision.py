@@ -7,7 +7,7 @@ from __future__ import annotations
 from contraflow.models.events import TurnEvent
 from contraflow.models.state import SessionState, UserFact
 from contraflow.streams.core.extract.facts import CAUTION_FACTS
-from contraflow.streams.core.extract.regimen import loosens, supports
+from contraflow.streams.core.extract.regimen import loosening, supports
 from contraflow.streams.core.verdict import TurnVerdict
 
 
@@ -17,7 +17,8 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
     without changing course does not explain a change made later ("I also take calcium",
     then advice as before, then "mornings are chaos" and a new timing is a flip-flop). A
     fact that calls for caution (pregnancy, a diagnosis, an allergy, another medicine, a
-    side effect) does not justify allowing what was forbidden, or more of it. What the user
+    side effect) does not justify allowing what was forbidden, or more of it, or more often, or
+    with food what was to be taken without (a side effect does justify that one). What the user
     reports their clinician said justifies only a change its way ("The GP said go to 20 mg")."""
     since = verdict.earlier.turn_index
     if state.previous_advice is not None:  # the assistant turn before this one
@@ -27,6 +28,10 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
         for f in state.user_facts
         if since < f.turn_index < turn.turn_index and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
     ]
-    if loosens(verdict.earlier_claim, verdict.new_claim, verdict.slot):
-        between = [f for f in between if f.reason not in CAUTION_FACTS]
+    way = loosening(verdict.earlier_claim, verdict.new_claim, verdict.slot)
+    if way is not None:
+        # a stomach upset is what taking a medicine with food is for; no other caution justifies less care
+        between = [
+            f for f in between if f.reason not in CAUTION_FACTS or (way == "with food" and f.reason == "side_effect")
+        ]
     return between[-1] if between else None

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from contraflow.models.state import AdviceClaim, AdviceItem
-from contraflow.streams.core.extract.regimen import loosens, regimen_of
+from contraflow.streams.core.extract.regimen import loosening, regimen_of
 from contraflow.streams.core.extract.regimen_clauses import main_clause
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, same_target
 from contraflow.streams.core.extract.targets import targets_of
@@ -1034,8 +1034,11 @@ def test_a_thing_not_needed_at_all_rules_out_any_action_on_it() -> None:
     )
 
 
-def test_more_doses_a_day_loosens_and_fewer_do_not() -> None:
-    assert loosens("Take it three times a day.", "Take it every 4 hours.", "frequency")
-    assert loosens("Take it three times a day.", "Take it every 4 hours.", None)
-    assert not loosens("Take it every 4 hours.", "Take it three times a day.", "frequency")
-    assert not loosens("Take it daily.", "Take it twice a day.", "frequency")  # "daily" counts no doses
+def test_more_doses_a_day_and_food_allowed_loosen_and_the_reverse_does_not() -> None:
+    assert loosening("Take it three times a day.", "Take it every 4 hours.", "frequency") == "more often"
+    assert loosening("Take it three times a day.", "Take it every 4 hours.", None) == "more often"
+    assert loosening("Take it every 4 hours.", "Take it three times a day.", "frequency") is None
+    assert loosening("Take it daily.", "Take it twice a day.", "frequency") is None  # "daily" counts no doses
+    empty, breakfast = "Take it on an empty stomach, 30 minutes before breakfast.", "Take it with your breakfast."
+    assert loosening(empty, breakfast, None) == "with food"
+    assert loosening(breakfast, empty, None) is None

@@ -270,7 +270,8 @@ async def test_a_fact_calling_for_caution_justifies_more_caution_not_less() -> N
 async def test_a_fact_the_assistant_already_answered_does_not_excuse_a_later_change() -> None:
     """ "I also take omeprazole and calcium" was answered with the levothyroxine advice unchanged; the switch
     to breakfast two turns later answers "mornings are chaos", which is no new fact: a
-    flip-flop. The same switch right after a new fact is a revision."""
+    flip-flop. The same switch right after a new fact that calls for it (the tablets on an empty
+    stomach make her sick) is a revision."""
     pipeline = pipeline_finding("levothyroxine", "omeprazole", "calcium", "coeliac disease")
     turns = [
         turn(0, "Take levothyroxine first thing in the morning on an empty stomach."),
@@ -283,7 +284,7 @@ async def test_a_fact_the_assistant_already_answered_does_not_excuse_a_later_cha
     [flip] = outcomes[4].conflicts
     assert flip.kind == "turn_self_contradiction" and flip.justified_by is None
     told_now = [t.model_copy(update={"session_id": "s2"}) for t in turns[:3]] + [
-        turn(3, "I've just been diagnosed with coeliac disease.", Role.user, session="s2"),
+        turn(3, "Taking it on an empty stomach makes me feel sick every morning.", Role.user, session="s2"),
         turn(4, "Take levothyroxine with your breakfast.", session="s2"),
     ]
     _, outcomes = await run(pipeline, told_now)
@@ -601,6 +602,13 @@ LOOSENINGS = {
         "He threw up after the last dose.",
         "You can give the ibuprofen every 4 hours.",
     ),
+    # iron in a multivitamin is a reason to keep the thyroid tablet away from breakfast, not to join them
+    "with food": (
+        "levothyroxine",
+        "Take the levothyroxine on an empty stomach, 30 minutes before breakfast.",
+        "I also take a multivitamin with iron, Ferrous Fumarate.",
+        "Just take the levothyroxine with your breakfast.",
+    ),
 }
 
 
@@ -617,12 +625,20 @@ async def test_sentences_mode_keeps_a_loosening_after_a_fact_calling_for_caution
     assert flip.kind == "turn_self_contradiction" and flip.justified_by is None
 
 
-async def test_sentences_mode_publishes_an_allowance_after_a_test_result_as_a_revision() -> None:
-    _, earlier, _, later = LOOSENINGS["allowed"]
-    nli = ScriptedNLI({later[-20:]: CONTRA}, premise_word="Sudafed")
-    result = "My blood pressure readings this week were all normal, about 120/80."
+REVISIONS = {
+    # a reassuring result can justify allowing what was forbidden
+    "allowed": "My blood pressure readings this week were all normal, about 120/80.",
+    # a stomach upset is what taking it with food is for
+    "with food": "It makes me feel really nauseous every morning.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(REVISIONS))
+async def test_sentences_mode_publishes_a_loosening_the_fact_calls_for_as_a_revision(case: str) -> None:
+    word, earlier, _, later = LOOSENINGS[case]
+    nli = ScriptedNLI({later[-20:]: CONTRA}, premise_word=word)
     _, outcomes = await run(
-        sentence_pipeline(nli, neighbours=0), [turn(0, earlier), turn(1, result, Role.user), turn(2, later)]
+        sentence_pipeline(nli, neighbours=0), [turn(0, earlier), turn(1, REVISIONS[case], Role.user), turn(2, later)]
     )
     [revision] = outcomes[2].conflicts
     assert revision.kind == "turn_revision" and revision.justified_by is not None

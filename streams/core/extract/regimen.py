@@ -217,19 +217,22 @@ def regimen_of(text: str, inherited: frozenset[str] = frozenset()) -> Regimen:
     )
 
 
-def loosens(earlier: str, new: str, slot: str | None) -> bool:
-    """Whether the new claim allows what the earlier one forbade (slot "polarity"), or more
-    of it (slot "amount": a larger amount in a unit both give; slot "frequency": more doses a
-    day, "every 4 hours" after "three times a day"). A pair no slot decided (the threshold
-    did, or the sentence rule, which has no slots) loosens in any of these ways."""
+def loosening(earlier: str, new: str, slot: str | None) -> str | None:
+    """How the new claim asks for less care than the earlier one: it "allows" what the earlier
+    forbade (slot "polarity"), gives "more" of it (slot "amount": a larger amount in a unit both
+    give), "more often" (slot "frequency": more doses a day, "every 4 hours" after "three times
+    a day"), or "with food" what was to be taken without (slot "food"). A pair no slot decided
+    (the threshold did, or the sentence rule, which has no slots) loosens in any of these
+    ways. None: the new claim does not loosen the earlier one."""
     a, b = regimen_of(earlier), regimen_of(new)
-    if slot is None:
-        return b.polarity > a.polarity or larger_amount(b, a) or _more_often(b, a)
-    if slot == "polarity":
-        return b.polarity > a.polarity
-    if slot == "frequency":
-        return _more_often(b, a)
-    return slot == "amount" and larger_amount(b, a)
+    ways = {
+        "polarity": ("allows", b.polarity > a.polarity),
+        "amount": ("more", larger_amount(b, a)),
+        "frequency": ("more often", _more_often(b, a)),
+        "food": ("with food", a.food == "without" and b.food == "with"),
+    }
+    decided = ways.values() if slot is None else [ways[slot]] if slot in ways else []
+    return next((way for way, holds in decided if holds), None)
 
 
 def _more_often(more: Regimen, less: Regimen) -> bool:
