@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from contraflow.models.events import TurnEvent
 from contraflow.models.state import SessionState, UserFact
-from contraflow.streams.core.extract.facts import CAUTION_FACTS
+from contraflow.streams.core.extract.facts import CAUTION_FACTS, fact_reasons, fact_values
 from contraflow.streams.core.extract.regimen import loosening, supports
 from contraflow.streams.core.verdict import TurnVerdict
 
@@ -18,15 +18,19 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
     then advice as before, then "mornings are chaos" and a new timing is a flip-flop). A
     fact that calls for caution (pregnancy, a diagnosis, an allergy, another medicine, a
     side effect) does not justify allowing what was forbidden, or more of it, or more often, or
-    with food what was to be taken without (a side effect does justify that one). What the user
-    reports their clinician said justifies only a change its way ("The GP said go to 20 mg")."""
+    for longer than a limit, or with food what was to be taken without (a side effect does
+    justify that one). What the user
+    reports their clinician said justifies only a change its way ("The GP said go to 20 mg"), and
+    an age, a reading or a medicine told again is no news."""
     since = verdict.earlier.turn_index
     if state.previous_advice is not None:  # the assistant turn before this one
         since = max(since, state.previous_advice.turn_index)
     between = [
         f
         for f in state.user_facts
-        if since < f.turn_index < turn.turn_index and (f.reason != "clinician" or supports(f.text, verdict.new_claim))
+        if since < f.turn_index < turn.turn_index
+        and (f.reason != "clinician" or supports(f.text, verdict.earlier_claim, verdict.new_claim))
+        and not told_before(state, f)
     ]
     way = loosening(verdict.earlier_claim, verdict.new_claim, verdict.slot)
     if way is not None:
@@ -35,3 +39,16 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
             f for f in between if f.reason not in CAUTION_FACTS or (way == "with food" and f.reason == "side_effect")
         ]
     return between[-1] if between else None
+
+
+def told_before(state: SessionState, fact: UserFact) -> bool:
+    """Whether the user had already told what `fact` tells: an age, a reading or a medicine
+    said again ("That seems like a lot for a 6 year old" after "Max is 6") is push-back, not
+    news. A sentence that also tells of something else ("since I started the co-codamol I've
+    been really sick") is news."""
+    earlier = [f.text for f in state.user_facts if f.turn_index < fact.turn_index]
+    for reason in fact_reasons(fact.text):  # every kind it states must be old news
+        values = fact_values(reason, fact.text)
+        if not values or not values <= {value for text in earlier for value in fact_values(reason, text)}:
+            return False
+    return True

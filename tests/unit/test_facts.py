@@ -47,10 +47,24 @@ def test_reactions_diagnoses_and_new_symptoms_in_everyday_words() -> None:
 def test_what_the_clinician_said_justifies_only_a_change_its_way() -> None:
     [fact] = user_facts("The GP said go to 20 mg. How do I take that?")
     assert fact.reason == "clinician"
-    assert supports(fact.text, "Take two 10 mg tablets together at night.")
+    assert supports(fact.text, "Take one 10 mg tablet at night.", "Take two 10 mg tablets together at night.")
     [prescribed] = user_facts("The GP prescribed senna 15 mg at night and she started it 3 days ago.")
-    assert not supports(prescribed.text, "She can leave out the senna.")
+    assert not supports(prescribed.text, "Give her the senna at night.", "She can leave out the senna.")
+    # going up is no reason for a lower top dose, and going down none for a higher one
+    [up] = user_facts("Prescriber says I can go up again next month.")
+    top, lower_top = "The maximum dose of Mounjaro is 15 mg once a week.", "The top dose of Mounjaro is 10 mg."
+    assert not supports(up.text, top, lower_top)
+    assert supports(up.text, lower_top, top)
+    [down] = user_facts("My GP has reduced my amlodipine because my ankles swelled.")
+    assert not supports(down.text, "Take amlodipine 5 mg once a day.", "Take amlodipine 10 mg once a day.")
     assert user_facts("My friend said her GP increased hers.") == []
+
+
+def test_a_request_and_a_weight_aimed_at_tell_nothing() -> None:
+    assert user_facts("Yes please explain exactly how and when to take readings.") == []
+    assert user_facts("Can you walk me through the blood tests?") == []
+    assert user_facts("Aiming for about 20kg total.") == []
+    assert [f.reason for f in user_facts("She weighs 20 kg.")] == ["age"]
 
 
 def test_symptoms_told_in_everyday_words_are_side_effects() -> None:

@@ -602,6 +602,13 @@ LOOSENINGS = {
         "He threw up after the last dose.",
         "You can give the ibuprofen every 4 hours.",
     ),
+    # a rash still itching is no reason to use a steroid cream for longer than its limit
+    "longer": (
+        "hydrocortisone",
+        "Use the hydrocortisone 1% cream twice a day for no more than 7 days.",
+        "It's still really itchy, especially at night.",
+        "You can keep using the hydrocortisone 1% twice daily for up to 4 weeks.",
+    ),
     # iron in a multivitamin is a reason to keep the thyroid tablet away from breakfast, not to join them
     "with food": (
         "levothyroxine",
@@ -642,6 +649,27 @@ async def test_sentences_mode_publishes_a_loosening_the_fact_calls_for_as_a_revi
     )
     [revision] = outcomes[2].conflicts
     assert revision.kind == "turn_revision" and revision.justified_by is not None
+
+
+TOLD_AGAIN = {
+    # the age the dose was worked out from, told again as push-back: no news
+    "Max is 6 and weighs 20 kg.": ("That seems like a lot for a 6 year old, I don't want to overdose him.", None),
+    # a new age is news
+    "Max weighs 20 kg.": ("Sorry, I should have said he's only 4.", "age"),
+    # a medicine told again with a new symptom is news
+    "He's been on ibuprofen since Monday.": ("Since he started the ibuprofen he's been really sick.", "side_effect"),
+}
+
+
+@pytest.mark.parametrize("first", sorted(TOLD_AGAIN))
+async def test_a_fact_told_again_does_not_excuse_a_change_and_a_new_one_does(first: str) -> None:
+    again, reason = TOLD_AGAIN[first]
+    nli = ScriptedNLI({"5 ml": CONTRA}, premise_word="ibuprofen")
+    texts = [(first, Role.user), ("Give him 10 ml of ibuprofen.", Role.assistant), (again, Role.user)]
+    texts.append(("For Max the right dose of ibuprofen is 5 ml.", Role.assistant))
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [turn(i, t, r) for i, (t, r) in enumerate(texts)])
+    [conflict] = outcomes[3].conflicts
+    assert conflict.kind == ("turn_revision" if reason else "turn_self_contradiction")
 
 
 async def test_sentences_mode_counts_in_k_conflict_only_pairs_of_turns_that_both_advise() -> None:

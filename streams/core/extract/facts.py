@@ -98,7 +98,10 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "age": re.compile(
         r"\b(?:\d{1,3}\s*(?:years?|yrs?|months?|weeks?)\s+old|aged\s+\d+|(?:turned|turning)\s+\d+|"
         rf"(?<!when\s){_I}\s+(?:is\s+|are\s+)?(?:only\s+|just\s+)?\d{{1,3}}\b(?!\s*(?:mg|ml|g|kg|%|/|times|tablets|"
-        r"puffs|hours|days|minutes|weeks?\s+(?:pregnant|along)))|weighs?\s+\d+|\d+\s*kg\b)",
+        r"puffs|hours|days|minutes|weeks?\s+(?:pregnant|along)))|weighs?\s+\d+|\d+\s*kg\b|"
+        # a child by name: "My son Max is 6 and weighs 20 kg", "our daughter Isla is 3"
+        r"(?:(?:son|daughter|boy|girl|grandson|granddaughter|child|kid)\s+(?-i:[A-Z][a-z]+)(?:\s+is|'s)\s+\d{1,2}\b|"
+        r"(?-i:[A-Z][a-z]+)(?:\s+is|'s)\s+\d{1,2}(?=\s+(?:years?\b|yrs?\b|and\s+(?:weighs|has|is)\b))))",
         re.IGNORECASE,
     ),
     "side_effect": re.compile(
@@ -183,6 +186,13 @@ _TAGGED = re.compile(
     r"[,;\u2014\u2013-]\s*(?:does|would|will|is|could|can|should)\s+(?:that|this|it)\b[^,;?]*\?+\s*$", re.IGNORECASE
 )
 _MATTER_THAT = re.compile(r"^\W*(?:does|would|will|could)\s+it\s+matter\s+that\s+", re.IGNORECASE)
+# a request to the assistant asks, it does not tell: "Yes please explain exactly how and when to take readings."
+_REQUEST = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|ok|okay|sure|great|thanks|thank\s+you|right|and|so)\W+)*(?:please\s+|pls\s+|can\s+you\s+|"
+    r"could\s+you\s+)?(?:explain|tell\s+(?:me|us)|show\s+(?:me|us)|give\s+(?:me|us)|let\s+(?:me|us)\s+know|"
+    r"walk\s+(?:me|us)\s+through|remind\s+(?:me|us)|go\s+through|write\s+(?:me\s+|us\s+)?(?:out|down|a))\b",
+    re.IGNORECASE,
+)
 # someone else's experience is push-back, not a fact about the person advised
 _OTHERS = re.compile(
     r"\b(?:my|her|his|our|their|a)\s+(?:friend|mate|colleague|neighbou?r|sister|brother|cousin|aunt|uncle|boss|flatmate|"
@@ -216,10 +226,12 @@ def names_a_drug(sentence: str) -> bool:
 
 # a symptom denied is no symptom: "I'm not short of breath", "no dizziness", "I don't get headaches"
 _DENIED = re.compile(r"(?:\b(?:not|no|never|without|nor)|n't)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
-# weight lost or gained is progress, not the weight a dose is worked out from: "9kg down now"
+# weight lost, gained or aimed at is progress, not the weight a dose is worked out from: "9kg down now"
 _WEIGHT_CHANGE = re.compile(
     r"^\s*(?:kg|kilos?)?\s*(?:down|up|lighter|heavier|off|lost|gained|to\s+go)\b|"
-    r"\b(?:lost|gained|dropped|shed|put\s+on|down|up)\s+(?:(?!to\b)\w+\s+)?$",
+    r"\b(?:lost|gained|dropped|shed|put\s+on|down|up)\s+(?:(?!to\b)\w+\s+)?$|"
+    # a weight aimed at is a goal, not the weight a dose is worked out from: "aiming for about 20kg total"
+    r"\b(?:aim|aiming|hoping|hope|want|wanting|trying|target|goal|lose|losing)\s+(?:(?:to|for|of|at)\s+)?(?:\w+\s+){0,2}$",
     re.IGNORECASE,
 )
 
@@ -244,6 +256,38 @@ def _is_reason(name: str, sentence: str) -> bool:
     return True
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# a reading's numbers, not when ("the 6 week bloods", "at 8am")
+_READING = re.compile(
+    r"\b\d+(?:\.\d+)?\b(?!\s*-?\s*(?:weeks?|days?|months?|years?|hours?|hrs?|mins?|minutes?|am|pm|times?|o'clock)\b)",
+    re.IGNORECASE,
+)
+
+
+def fact_values(reason: str, text: str) -> frozenset[str]:
+    """What a fact states that can be told again: the ages and weights of an age fact, the
+    numbers of a reading, the medicines of a medication fact. Empty for the other kinds: a
+    symptom told twice cannot be told from a new one by its words."""
+    if reason == "age":
+        return frozenset(
+            n
+            for m in FACT_PATTERNS["age"].finditer(text)
+            if not _weight_change(text, m)
+            for n in _NUMBER.findall(m.group())
+        )
+    if reason == "test_result":
+        return frozenset(_READING.findall(text))
+    if reason == "medication":
+        words = _WORD.findall(text.lower())
+        return frozenset(" ".join(words[start:end]) for start, end in drug_spans(words))
+    return frozenset()
+
+
+def fact_reasons(sentence: str) -> list[str]:
+    """Every kind of fact a sentence states, in FACT_PATTERNS' order."""
+    return [name for name in FACT_PATTERNS if _is_reason(name, sentence)]
+
+
 @dataclass(frozen=True)
 class Fact:
     """One new fact of a user turn."""
@@ -259,12 +303,14 @@ def user_facts(text: str) -> list[Fact]:
     facts: list[Fact] = []
     for asked in split_sentences(text):
         sentence = _MATTER_THAT.sub("", _TAGGED.sub("", asked))
-        if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _OTHERS.search(sentence):
+        if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _REQUEST.search(sentence):
+            continue
+        if _OTHERS.search(sentence):
             continue
         if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
             continue
         # one that can justify a change either way first: "they gave me IV antibiotics and my bloods were fine"
-        reasons = [name for name in FACT_PATTERNS if _is_reason(name, sentence)]
+        reasons = fact_reasons(sentence)
         if reasons:
             facts.append(Fact(next((r for r in reasons if r not in _ONE_WAY), reasons[0]), asked))
     return facts

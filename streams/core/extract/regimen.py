@@ -221,14 +221,17 @@ def loosening(earlier: str, new: str, slot: str | None) -> str | None:
     """How the new claim asks for less care than the earlier one: it "allows" what the earlier
     forbade (slot "polarity"), gives "more" of it (slot "amount": a larger amount in a unit both
     give), "more often" (slot "frequency": more doses a day, "every 4 hours" after "three times
-    a day"), or "with food" what was to be taken without (slot "food"). A pair no slot decided
+    a day"), "longer" (slot "duration", below), or "with food" what was to be taken without
+    (slot "food"). A pair no slot decided
     (the threshold did, or the sentence rule, which has no slots) loosens in any of these
-    ways. None: the new claim does not loosen the earlier one."""
+    ways. A limit on how long raised ("no more than 7 days" / "for up to 4 weeks") is "longer".
+    None: the new claim does not loosen the earlier one."""
     a, b = regimen_of(earlier), regimen_of(new)
     ways = {
         "polarity": ("allows", b.polarity > a.polarity),
         "amount": ("more", larger_amount(b, a)),
         "frequency": ("more often", _more_often(b, a)),
+        "duration": ("longer", a.limit and a.days is not None and b.days is not None and b.days > a.days),
         "food": ("with food", a.food == "without" and b.food == "with"),
     }
     decided = ways.values() if slot is None else [ways[slot]] if slot in ways else []
@@ -264,9 +267,22 @@ def compare(a_text: str, a_targets: frozenset[str], b_text: str, b_targets: froz
     return True, disagreement(a, b)
 
 
-def supports(statement: str, claim: str) -> bool:
+# which way a clinician moved a dose, as the user reports it: "Prescriber says I can go up again"
+_SAID_UP = re.compile(r"\b(?:go(?:ing)?\s+up|increas\w*|upp(?:ed|ing)|rais(?:e|ed|ing)|doubl\w*|higher)\b")
+_SAID_DOWN = re.compile(r"\b(?:go(?:ing)?\s+down|reduc\w*|decreas\w*|lower(?:ed|ing)?|halv\w*|cut\s+(?:back|down))\b")
+_MORE = frozenset({"more", "more often"})
+
+
+def supports(statement: str, earlier: str, claim: str) -> bool:
     """Whether what a clinician said, as the user reports it ("The GP said go to 20 mg"),
-    goes the way of `claim` rather than against it ("The GP prescribed senna" does not
-    support "leave out the senna")."""
+    goes the way of the change from `earlier` to `claim` rather than against it ("The GP
+    prescribed senna" does not support "leave out the senna"; "the prescriber says I can go
+    up again" does not support a lower top dose)."""
     targets = regimen_of(claim).targets
-    return compare(statement.lower(), targets, claim, targets)[1] is None
+    if compare(statement.lower(), targets, claim, targets)[1] is not None:
+        return False
+    up, down = bool(_SAID_UP.search(statement.lower())), bool(_SAID_DOWN.search(statement.lower()))
+    if up == down:  # no way said, or both
+        return True
+    raised, lowered = loosening(earlier, claim, None) in _MORE, loosening(claim, earlier, None) in _MORE
+    return not (raised and down) and not (lowered and up)
