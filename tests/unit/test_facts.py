@@ -60,6 +60,12 @@ def test_what_the_clinician_said_justifies_only_a_change_its_way() -> None:
     assert user_facts("My friend said her GP increased hers.") == []
 
 
+def test_a_lab_value_by_its_short_name_is_a_test_result_and_a_dose_is_not() -> None:
+    for text in ("ALT 212 (range 7-56) and AST 148 (range 10-40).", "TSH was 9.8.", "Her sodium is 127."):
+        assert [f.reason for f in user_facts(text)] == ["test_result"], text
+    assert [f.reason for f in user_facts("I take lithium 800 mg at night for bipolar disorder.")] == ["medication"]
+
+
 def test_a_request_and_a_weight_aimed_at_tell_nothing() -> None:
     assert user_facts("Yes please explain exactly how and when to take readings.") == []
     assert user_facts("Can you walk me through the blood tests?") == []

@@ -92,7 +92,11 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         # a lab's answer: "urine culture: E. coli, resistant to nitrofurantoin"
         r"cultures?|swabs?|resistant\s+to|sensitive\s+to|positive\s+for|negative\s+for|"
         # a reading with its unit, a pulse counted: "vitamin D was 19 nmol/L", "my pulse has been 46-48"
-        r"\d+(?:\.\d+)?\s*(?:nmol|pmol|mmol|µmol|umol|mg/dl|ng/ml|mu/l|miu/l)|(?:pulse|heart\s+rate)\s+(?:\w+\s+){0,4}?\d{2,3})\b",
+        r"\d+(?:\.\d+)?\s*(?:nmol|pmol|mmol|µmol|umol|mg/dl|ng/ml|mu/l|miu/l)|(?:pulse|heart\s+rate)\s+(?:\w+\s+){0,4}?\d{2,3}|"
+        # a lab value by its short name: "ALT 212 (range 7-56)", "TSH was 8.1", "ferritin of 9"
+        r"(?:alt|ast|ggt|alp|tsh|ft4|t4|psa|crp|esr|ferritin|b12|folate|sodium|platelets|neutrophils|wbc|"
+        r"ha?emoglobin|hb|glucose|urate|uric\s+acid|troponin|d-dimer|bilirubin|albumin|(?:lithium|magnesium|calcium)\s+level)"
+        r"\s*(?:is|was|were|of|at|came\s+back\s+at|:|=)?\s*\d+)\b",
         re.IGNORECASE,
     ),
     "age": re.compile(
