@@ -4,10 +4,13 @@ spoke, a new fact that can justify the change."""
 
 from __future__ import annotations
 
+import re
+
 from contraflow.models.events import TurnEvent
 from contraflow.models.state import SessionState, UserFact
+from contraflow.streams.core.extract.drug_dictionary import generic_names
 from contraflow.streams.core.extract.facts import CAUTION_FACTS, fact_reasons, fact_values
-from contraflow.streams.core.extract.regimen import loosening, supports
+from contraflow.streams.core.extract.regimen import loosening, said_way, supports
 from contraflow.streams.core.verdict import TurnVerdict
 
 
@@ -29,7 +32,7 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
         f
         for f in state.user_facts
         if since < f.turn_index < turn.turn_index
-        and (f.reason != "clinician" or supports(f.text, verdict.earlier_claim, verdict.new_claim))
+        and (f.reason != "clinician" or clinician_supports(f.text, verdict))
         and not told_before(state, f)
     ]
     way = loosening(verdict.earlier_claim, verdict.new_claim, verdict.slot)
@@ -39,6 +42,35 @@ def justification(state: SessionState, verdict: TurnVerdict, turn: TurnEvent) ->
             f for f in between if f.reason not in CAUTION_FACTS or (way == "with food" and f.reason == "side_effect")
         ]
     return between[-1] if between else None
+
+
+# the clinician changed another of the person's medicines: "Doctor reduced other tablet"
+_OTHER_MEDICINE = re.compile(
+    r"\b(?:other|another|different)\s+(?:tablets?|pills?|medicines?|medications?|meds?|ones?)\b", re.I
+)
+
+
+def clinician_supports(statement: str, verdict: TurnVerdict) -> bool:
+    """Whether what the user reports their clinician said justifies this change: it goes the
+    change's way (`regimen.supports`), and a change of dose is about the medicine the change
+    is about, not another one ("Doctor reduced other tablet" does not justify a new time for
+    the Lasix; "they've switched me to clarithromycin" does justify stopping the amoxicillin)."""
+    if said_way(statement) is None:
+        return supports(statement, verdict.earlier_claim, verdict.new_claim)
+    said = _medicines(statement)
+    claimed = _medicines(f"{verdict.earlier_claim} {verdict.new_claim}")
+    if said and claimed and said.isdisjoint(claimed):
+        return False
+    if not said and claimed and _OTHER_MEDICINE.search(statement):
+        return False
+    return supports(statement, verdict.earlier_claim, verdict.new_claim)
+
+
+def _medicines(text: str) -> frozenset[str]:
+    """The medicines a text names, each with its generic names ("Lasix": furosemide)."""
+    names = fact_values("medication", text)
+    generics = generic_names()
+    return frozenset(names | {generic for name in names for generic in generics.get(name, ())})
 
 
 def told_before(state: SessionState, fact: UserFact) -> bool:

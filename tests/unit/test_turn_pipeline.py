@@ -661,6 +661,25 @@ TOLD_AGAIN = {
 }
 
 
+CLINICIAN_SAID = {
+    # the clinician changed another medicine: no reason to move the Lasix
+    "Doctor reduced other tablet.": "turn_self_contradiction",
+    "The GP has reduced my ramipril.": "turn_self_contradiction",
+    # the clinician's word about this one, by its generic name: a revision
+    "The GP said to take the furosemide in the afternoon from now on.": "turn_revision",
+}
+
+
+@pytest.mark.parametrize("said", sorted(CLINICIAN_SAID))
+async def test_the_clinicians_word_justifies_a_change_of_the_medicine_it_is_about(said: str) -> None:
+    nli = ScriptedNLI({"afternoon": CONTRA}, premise_word="Lasix")
+    texts = [("Take your Lasix 40 mg in the morning.", Role.assistant), (said, Role.user)]
+    texts.append(("Take your Lasix 40 mg in the early afternoon.", Role.assistant))
+    _, outcomes = await run(sentence_pipeline(nli, neighbours=0), [turn(i, t, r) for i, (t, r) in enumerate(texts)])
+    [conflict] = outcomes[2].conflicts
+    assert conflict.kind == CLINICIAN_SAID[said]
+
+
 @pytest.mark.parametrize("first", sorted(TOLD_AGAIN))
 async def test_a_fact_told_again_does_not_excuse_a_change_and_a_new_one_does(first: str) -> None:
     again, reason = TOLD_AGAIN[first]

@@ -281,8 +281,15 @@ def supports(statement: str, earlier: str, claim: str) -> bool:
     targets = regimen_of(claim).targets
     if compare(statement.lower(), targets, claim, targets)[1] is not None:
         return False
-    up, down = bool(_SAID_UP.search(statement.lower())), bool(_SAID_DOWN.search(statement.lower()))
-    if up == down:  # no way said, or both
+    way = said_way(statement)
+    if way is None:
         return True
     raised, lowered = loosening(earlier, claim, None) in _MORE, loosening(claim, earlier, None) in _MORE
-    return not (raised and down) and not (lowered and up)
+    return not (raised and way == "down") and not (lowered and way == "up")
+
+
+def said_way(statement: str) -> str | None:
+    """Which way a reported change of dose went: "up" ("she's increased me to 100 mg"),
+    "down" ("the GP has reduced my amlodipine"), or None (no way, or both)."""
+    up, down = bool(_SAID_UP.search(statement.lower())), bool(_SAID_DOWN.search(statement.lower()))
+    return None if up == down else "up" if up else "down"
