@@ -221,11 +221,10 @@ def loosening(earlier: str, new: str, slot: str | None) -> str | None:
     """How the new claim asks for less care than the earlier one: it "allows" what the earlier
     forbade (slot "polarity"), gives "more" of it (slot "amount": a larger amount in a unit both
     give), "more often" (slot "frequency": more doses a day, "every 4 hours" after "three times
-    a day"), "longer" (slot "duration", below), or "with food" what was to be taken without
-    (slot "food"). A pair no slot decided
-    (the threshold did, or the sentence rule, which has no slots) loosens in any of these
-    ways. A limit on how long raised ("no more than 7 days" / "for up to 4 weeks") is "longer".
-    None: the new claim does not loosen the earlier one."""
+    a day"), "longer" (slot "duration": a limit on how long raised, "no more than 7 days" / "for
+    up to 4 weeks"), or "with food" what was to be taken without (slot "food"). A pair no slot
+    decided (the threshold did, or the sentence rule, which has no slots) loosens in any of
+    these ways. None: the new claim does not loosen the earlier one."""
     a, b = regimen_of(earlier), regimen_of(new)
     ways = {
         "polarity": ("allows", b.polarity > a.polarity),
