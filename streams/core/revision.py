@@ -9,7 +9,7 @@ import re
 from contraflow.models.events import TurnEvent
 from contraflow.models.state import SessionState, UserFact
 from contraflow.streams.core.extract.drug_dictionary import generic_names
-from contraflow.streams.core.extract.facts import CAUTION_FACTS, fact_reasons, fact_values
+from contraflow.streams.core.extract.facts import CAUTION_FACTS, drug_names, fact_reasons, fact_values
 from contraflow.streams.core.extract.regimen import loosening, said_way, supports
 from contraflow.streams.core.verdict import TurnVerdict
 
@@ -71,7 +71,7 @@ def _another_medicine(statement: str, verdict: TurnVerdict) -> bool:
 
 def _medicines(text: str) -> frozenset[str]:
     """The medicines a text names, each with its generic names ("Lasix": furosemide)."""
-    names = fact_values("medication", text)
+    names = drug_names(text)
     generics = generic_names()
     return frozenset(names | {generic for name in names for generic in generics.get(name, ())})
 

@@ -224,8 +224,10 @@ _ASKS_LEAVE = re.compile(
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
-def names_a_drug(sentence: str) -> bool:
-    return bool(drug_spans(_WORD.findall(sentence.lower())))
+def drug_names(text: str) -> frozenset[str]:
+    """The names of the drug dictionary a text holds, lower-case."""
+    words = _WORD.findall(text.lower())
+    return frozenset(" ".join(words[start:end]) for start, end in drug_spans(words))
 
 
 # a symptom denied is no symptom: "I'm not short of breath", "no dizziness", "I don't get headaches"
@@ -256,7 +258,7 @@ def _is_reason(name: str, sentence: str) -> bool:
     if not matches:
         return False
     if name == "medication":  # another medication: one is named, and not only asked about
-        return names_a_drug(sentence) and not _ASKS_LEAVE.search(sentence)
+        return bool(drug_names(sentence)) and not _ASKS_LEAVE.search(sentence)
     return True
 
 
@@ -282,8 +284,7 @@ def fact_values(reason: str, text: str) -> frozenset[str]:
     if reason == "test_result":
         return frozenset(_READING.findall(text))
     if reason == "medication":
-        words = _WORD.findall(text.lower())
-        return frozenset(" ".join(words[start:end]) for start, end in drug_spans(words))
+        return drug_names(text)
     return frozenset()
 
 
@@ -309,9 +310,11 @@ def user_facts(text: str) -> list[Fact]:
         sentence = _MATTER_THAT.sub("", _TAGGED.sub("", asked))
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _REQUEST.search(sentence):
             continue
-        if _OTHERS.search(sentence):
-            continue
-        if _BELIEF.search(sentence) or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence)):
+        if (
+            _OTHERS.search(sentence)
+            or _BELIEF.search(sentence)
+            or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence))
+        ):
             continue
         # one that can justify a change either way first: "they gave me IV antibiotics and my bloods were fine"
         reasons = fact_reasons(sentence)
