@@ -154,6 +154,13 @@ class Settings(BaseSettings):
         ge=0,
         description="sentences: earlier sentences (most similar first) each new sentence is judged against (0: all)",
     )
+    sentence_detail_neighbours: int = Field(
+        2,
+        ge=0,
+        description="sentences: beside those, this many more earlier sentences (most similar first) that give the "
+        "same kind of regimen detail as the new one: an amount in the same unit, doses a day, a time of day, how "
+        "long (0: none, as before session 46)",
+    )
     sentence_min_similarity: float = Field(
         0.0,
         ge=0,

@@ -72,6 +72,7 @@ class TurnSettings:
     contradiction_threshold: float = default("contradiction_threshold")
     sentence_threshold: float = default("sentence_threshold")
     sentence_neighbours: int = default("sentence_neighbours")
+    sentence_detail_neighbours: int = default("sentence_detail_neighbours")
     sentence_min_similarity: float = default("sentence_min_similarity")
     sentence_medicine_gate: bool = default("sentence_medicine_gate")
     topic_similarity: float = default("topic_similarity")
@@ -144,6 +145,7 @@ class TurnPipeline:
             self.settings.sentence_neighbours,
             self.settings.sentence_min_similarity,
             self.settings.sentence_medicine_gate,
+            self.settings.sentence_detail_neighbours,
         )
         self.reader = ClaimReader(
             self.services.extract_entities,

@@ -39,7 +39,7 @@ import numpy as np
 from contraflow.models.events import NLIProbabilities
 from contraflow.models.state import AdviceClaim, AdviceItem
 from contraflow.streams.core.extract.content_words import content_words
-from contraflow.streams.core.extract.regimen import Regimen, compare, plans_change, regimen_of
+from contraflow.streams.core.extract.regimen import Regimen, compare, detail_kinds, plans_change, regimen_of
 from contraflow.streams.core.extract.regimen_disagreement import restates, same_target
 from contraflow.streams.core.extract.targets import targets_of
 from contraflow.streams.core.nli.scorer import CONTRADICTION  # column of p(contradiction) in a scorer row
@@ -57,6 +57,7 @@ class VerdictRule:
     neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
     min_similarity: float = 0.0  # sentences: earlier sentences less similar than this are not scored (0: off)
     medicine_gate: bool = True  # sentences: no pair whose sides both name medicines and share none
+    detail_neighbours: int = 0  # sentences: more earlier sentences that give the new one's kind of regimen detail
 
     @property
     def seed(self) -> bool:
@@ -194,7 +195,10 @@ def nearest(
     """The earlier sentences a new sentence is scored against: the `rule.neighbours` most
     similar to it over all compared turns whose cosine reaches `rule.min_similarity` (all of
     them when there is no embedder; every one over the floor when neighbours=0), leaving out
-    those about other medicines when `rule.medicine_gate` is on."""
+    those about other medicines when `rule.medicine_gate` is on; then the
+    `rule.detail_neighbours` most similar of the others that give the same kind of regimen
+    detail as the new sentence (`detail_kinds`: "the standard course is 3 days" for "keep
+    taking it for the full 7 days", which other sentences about the infection outrank)."""
     candidates = [
         (turn, claim.text)
         for turn in earlier_turns
@@ -206,7 +210,12 @@ def nearest(
     scored = [(similarity(text, new.text), (turn, text)) for turn, text in candidates]
     floor = rule.min_similarity if rule.min_similarity > 0 else -np.inf  # 0: no floor
     kept = sorted((item for item in scored if item[0] >= floor), key=lambda item: -item[0])
-    return [candidate for _, candidate in kept[: rule.neighbours or None]]
+    chosen, others = kept[: rule.neighbours or None], kept[rule.neighbours or len(kept) :]
+    details = detail_kinds(new.text) if rule.detail_neighbours and others else frozenset()
+    if details:
+        alike = [item for item in others if details & detail_kinds(item[1][1])]
+        chosen = chosen + alike[: rule.detail_neighbours]
+    return [candidate for _, candidate in chosen]
 
 
 def plan_pairs(

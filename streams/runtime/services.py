@@ -207,6 +207,7 @@ def turn_settings(settings: Settings) -> TurnSettings:
         contradiction_threshold=settings.contradiction_threshold,
         sentence_threshold=settings.sentence_threshold,
         sentence_neighbours=settings.sentence_neighbours,
+        sentence_detail_neighbours=settings.sentence_detail_neighbours,
         sentence_min_similarity=settings.sentence_min_similarity,
         sentence_medicine_gate=settings.sentence_medicine_gate,
         topic_similarity=settings.topic_similarity,

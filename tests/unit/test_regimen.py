@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from contraflow.models.state import AdviceClaim, AdviceItem
-from contraflow.streams.core.extract.regimen import loosening, regimen_of
+from contraflow.streams.core.extract.regimen import detail_kinds, loosening, regimen_of
 from contraflow.streams.core.extract.regimen_clauses import main_clause
 from contraflow.streams.core.extract.regimen_disagreement import comparable, disagreement, same_target
 from contraflow.streams.core.extract.targets import targets_of
@@ -1042,3 +1042,20 @@ def test_more_doses_a_day_and_food_allowed_loosen_and_the_reverse_does_not() -> 
     empty, breakfast = "Take it on an empty stomach, 30 minutes before breakfast.", "Take it with your breakfast."
     assert loosening(empty, breakfast, None) == "with food"
     assert loosening(breakfast, empty, None) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kinds"),
+    [
+        ("Amoxicillin 500 mg three times a day is usually prescribed for 5 days.", {"mg", "doses a day", "how long"}),
+        ("Yes, take the full 7-day course, even though you're feeling better.", {"how long"}),
+        ("Take your amitriptyline first thing in the morning with breakfast.", {"time of day"}),
+        ("Give 7.5 mL (180 mg) per dose.", {"ml", "mg"}),
+        ("Keep his fluid intake under 2 litres a day.", {"litre"}),
+        ("Rest and drink plenty of fluids while you recover.", set()),
+    ],
+)
+def test_detail_kinds_say_what_kind_of_regimen_detail_a_sentence_gives(sentence: str, kinds: set[str]) -> None:
+    """The sentence rule adds, beside the nearest sentences, earlier ones that give the same
+    kind of detail: a sentence with none adds nothing."""
+    assert detail_kinds(sentence) == kinds

@@ -460,6 +460,7 @@ def sentence_pipeline(
     embed: bool = True,
     min_similarity: float = 0.0,
     medicine_gate: bool = True,
+    detail_neighbours: int = 0,
 ) -> TurnPipeline:
     services = TurnServices(score=nli, embed=_embed if embed else None)
     settings = TurnSettings(
@@ -469,6 +470,7 @@ def sentence_pipeline(
         sentence_neighbours=neighbours,
         sentence_min_similarity=min_similarity,
         sentence_medicine_gate=medicine_gate,
+        sentence_detail_neighbours=detail_neighbours,
     )
     return TurnPipeline(services, settings)
 
@@ -514,6 +516,27 @@ async def test_sentences_mode_judges_each_sentence_against_its_nearest_earlier_o
     assert conflict.nli_ba is not None
     assert (state.evaluated_pairs, state.contradictions) == (1, 1)
     assert outcomes[1].scores[0].nli_pairs == 3
+
+
+async def test_sentences_mode_also_judges_the_earlier_sentence_that_gives_the_same_kind_of_detail() -> None:
+    """ "Keep taking it for the full 7 days" reverses "usually prescribed for 5 days", but the
+    sentences about getting better are nearer to it by embedding: only the nearest is judged
+    (neighbours=1) unless an earlier sentence that also says how long is added beside it."""
+    texts = [
+        "For a chest infection, amoxicillin 500 mg three times a day is usually prescribed for 5 days. "
+        "You should start to feel better soon. Rest and drink plenty of fluids while you recover.",
+        "Even though you're feeling better, keep taking it for the full 7 days.",
+    ]
+    judged = {}
+    for detail in (0, 1):
+        nli = ScriptedNLI({"days": CONTRA}, premise_word="days")
+        pipeline = sentence_pipeline(nli, neighbours=1, detail_neighbours=detail)
+        _, outcomes = await run(pipeline, [turn(i, t) for i, t in enumerate(texts)])
+        judged[detail] = [c.claim_a.text for c in outcomes[1].conflicts]
+    assert judged[0] == []
+    assert judged[1] == [
+        "For a chest infection, amoxicillin 500 mg three times a day is usually prescribed for 5 days."
+    ]
 
 
 async def test_sentences_mode_does_not_judge_a_question_the_assistant_asks() -> None:

@@ -110,6 +110,23 @@ def dose_marks(text: str) -> frozenset[str]:
     return dose_units(text) | {UNITS[match.group(1)] for match in _FORM.finditer(lowered)} | often
 
 
+@lru_cache(maxsize=4096)
+def detail_kinds(text: str) -> frozenset[str]:
+    """The kinds of regimen detail a sentence gives: the units of its amounts ("mg", "tablet"),
+    doses a day, a part of the day, how long. Two sentences that give the same kind can
+    disagree on it ("a 5-day course" / "the full 7 days") whatever else they say. Cached: the
+    sentence rule asks it of every earlier sentence for every new one."""
+    lowered = normalise(instruction_part(text))
+    kinds = {unit for _, unit in given_amounts(lowered)}
+    if per_day_of(lowered) is not None:
+        kinds.add("doses a day")
+    if times_of(schedule_text(lowered)):
+        kinds.add("time of day")
+    if days_of(lowered) is not None:
+        kinds.add("how long")
+    return frozenset(kinds)
+
+
 def states_dose(text: str) -> bool:
     """Whether a claim gives an amount or a frequency ("take 10 mg twice a day"): a dosing
     instruction that names no drug is about the one under discussion."""
