@@ -277,3 +277,19 @@ def test_a_statement_with_a_question_tagged_on_is_a_fact() -> None:
 def test_a_story_that_opens_with_when_is_told_not_asked() -> None:
     assert [f.reason for f in user_facts("When I was 8 I had amoxicillin and my lips swelled up.")] == ["allergy"]
     assert user_facts("when do i get bloods rechecked") == []
+
+
+def test_sedation_a_dry_mouth_and_a_medicine_by_its_device_are_facts() -> None:
+    """Told as people tell them: these justify holding a dose step or ruling out a new
+    medicine (sildenafil with a nitrate spray). Fearing a side effect is not having it."""
+    told = {
+        "So I'm on day 10 of the 10mg and I feel like a zombie until lunchtime every day.": "side_effect",
+        "My mouth is like sandpaper.": "side_effect",
+        "His mouth is really dry and his lips are cracking.": "side_effect",
+        "Oh — should've said, I have a GTN spray for angina.": "medication",
+        "I have a cream that I use for eczema.": "medication",
+    }
+    for sentence, reason in told.items():
+        assert [f.reason for f in user_facts(sentence)] == [reason], sentence
+    for sentence in ("I'm scared of becoming a zombie or addicted.", "I have a question for you."):
+        assert user_facts(sentence) == [], sentence

@@ -25,6 +25,12 @@ _I = r"(?:i|i'm|i am|i've|i have|i was|i'd|my\s+\w+|he|she|he's|she's|they|we|we
 CAUTION_FACTS = frozenset({"pregnancy", "diagnosis", "allergy", "medication", "side_effect"})
 _ONE_WAY = CAUTION_FACTS | {"clinician"}  # facts that justify a change one way only
 
+# a medicine the person has by its device, named or not: "I have a GTN spray for angina"
+_DEVICE = re.compile(
+    r"\b(?:i|he|she|we)\s+(?:have|has|'ve\s+got|'s\s+got|carry|carries)\s+(?:a|an|my)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:spray|inhaler|pump|pen|patch|patches|tablets|pills|cream|injections?)\s+(?:for|that)\b",
+    re.IGNORECASE,
+)
 FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     "pregnancy": re.compile(
         r"\b(?:pregnant|pregnancy|expecting\s+a\s+baby|we're\s+expecting|trying\s+(?:to\s+conceive|for\s+a\s+baby)|"
@@ -82,7 +88,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given|on)\b|"
         # someone gave the person a dose, by name too: "my husband gave Isla ibuprofen at 5"
         r"\b(?:put|started|starting|start|has|have)\s+(?:me|him|her)\s+on\b|\band\s+(?:also\s+)?takes\b|"
-        r"\b(?:my|his|her|our)\s+(?:tablets|meds|medicines|medications|pills)\s+(?:are|include)\b|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
+        r"\b(?:my|his|her|our)\s+(?:tablets|meds|medicines|medications|pills)\s+(?:are|include)\b|"
+        rf"{_DEVICE.pattern}|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
         re.IGNORECASE,
     ),
     "test_result": re.compile(
@@ -128,11 +135,11 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:can't|cannot|couldn't|can\s+not)\s+(?:get\s+to\s+)?sleep|waking\s+(?:up\s+)?(?:in|during|through)\s+the\s+night|"
         r"headaches?|migraines?|itch(?:y|ing|iness)|muscle\s+(?:pains?|aches?|cramps?)|aching\s+muscles|"
         r"(?:ankles?|feet|legs?)\s+(?:are\s+|have\s+|has\s+|got\s+)?(?:swell\w*|puff\w*)|flush(?:ed|ing)|"
-        r"hot\s+flushes|dry\s+mouth|hair\s+(?:loss|falling\s+out)|blurred\s+vision|tingling|numbness|pins\s+and\s+needles|"
+        r"hot\s+flushes|dry\s+mouth|mouth\s+(?:is|feels|has\s+been)\s+(?:\w+\s+)?(?:dry|parched|like\s+sandpaper)|hair\s+(?:loss|falling\s+out)|blurred\s+vision|tingling|numbness|pins\s+and\s+needles|"
         r"ringing\s+in|faint(?:ed|ing)?|racing\s+heart|heart\s+(?:is\s+)?racing|jittery|shaky|tremor|"
         r"low\s+mood|mood\s+swings|exhausted|fatigue|tiredness|drowsiness|light-?headed|"
         # sedation as people tell it: "absolutely zonked", "nearly nodded off at my desk"
-        r"zonked|groggy|knocks?\s+(?:me|him|her|them)\s+out|knocked\s+(?:me|him|her|them)\s+out|"
+        r"zonked|groggy|(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?like\s+a\s+zombie|knocks?\s+(?:me|him|her|them)\s+out|knocked\s+(?:me|him|her|them)\s+out|"
         r"(?:nodded|nodding|dozed|dozing|drifted|drifting)\s+off|"
         r"(?:couldn't|could\s+not|can't|cannot)\s+(?:keep\s+(?:my|his|her|their)\s+eyes\s+open|stay\s+awake)|"
         # pain somewhere, dark urine, a rash: "severe pain in both thighs", "my urine is dark like cola"
@@ -258,7 +265,8 @@ def _is_reason(name: str, sentence: str) -> bool:
     if not matches:
         return False
     if name == "medication":  # another medication: one is named, and not only asked about
-        return bool(drug_names(sentence)) and not _ASKS_LEAVE.search(sentence)
+        named = bool(drug_names(sentence)) or bool(_DEVICE.search(sentence))
+        return named and not _ASKS_LEAVE.search(sentence)
     return True
 
 
