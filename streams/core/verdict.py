@@ -57,7 +57,7 @@ class VerdictRule:
     neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
     min_similarity: float = 0.0  # sentences: earlier sentences less similar than this are not scored (0: off)
     medicine_gate: bool = True  # sentences: no pair whose sides both name medicines and share none
-    detail_neighbours: int = 0  # sentences: more earlier sentences that give the new one's kind of regimen detail
+    detail_neighbours: int = 2  # sentences: more earlier sentences that give the new one's kind of regimen detail
 
     @property
     def seed(self) -> bool:
