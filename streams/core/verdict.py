@@ -43,6 +43,7 @@ from contraflow.streams.core.extract.regimen import Regimen, compare, detail_kin
 from contraflow.streams.core.extract.regimen_disagreement import restates, same_target
 from contraflow.streams.core.extract.targets import targets_of
 from contraflow.streams.core.nli.scorer import CONTRADICTION  # column of p(contradiction) in a scorer row
+from contraflow.streams.settings import default
 
 Similarity = Callable[[str, str], float]
 
@@ -54,10 +55,11 @@ class VerdictRule:
     verdict: str = "regimen"
     threshold: float = 0.5
     topic_similarity: float = 0.6
-    neighbours: int = 3  # sentences: earlier sentences each new one is scored against (0: all)
-    min_similarity: float = 0.0  # sentences: earlier sentences less similar than this are not scored (0: off)
-    medicine_gate: bool = True  # sentences: no pair whose sides both name medicines and share none
-    detail_neighbours: int = 2  # sentences: more earlier sentences that give the new one's kind of regimen detail
+    neighbours: int = default("sentence_neighbours")  # sentences: earlier sentences each new one is scored against
+    min_similarity: float = default("sentence_min_similarity")  # sentences: less similar ones are not scored
+    medicine_gate: bool = default("sentence_medicine_gate")  # sentences: no pair naming medicines that share none
+    # sentences: more earlier sentences that give the new one's kind of regimen detail
+    detail_neighbours: int = default("sentence_detail_neighbours")
 
     @property
     def seed(self) -> bool:
