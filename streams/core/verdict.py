@@ -50,11 +50,11 @@ Similarity = Callable[[str, str], float]
 
 @dataclass(frozen=True)
 class VerdictRule:
-    """The settings of one verdict rule."""
+    """The settings of one verdict rule (turns.py fills them from the service's settings)."""
 
-    verdict: str = "regimen"
-    threshold: float = 0.5
-    topic_similarity: float = 0.6
+    verdict: str  # CONTRAFLOW_VERDICT
+    threshold: float  # sentence_threshold for the sentence rule, else contradiction_threshold
+    topic_similarity: float  # claims: cosine at which claims naming no target are compared
     neighbours: int = default("sentence_neighbours")  # sentences: earlier sentences each new one is scored against
     min_similarity: float = default("sentence_min_similarity")  # sentences: less similar ones are not scored
     medicine_gate: bool = default("sentence_medicine_gate")  # sentences: no pair naming medicines that share none

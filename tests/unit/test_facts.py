@@ -293,3 +293,31 @@ def test_sedation_a_dry_mouth_and_a_medicine_by_its_device_are_facts() -> None:
         assert [f.reason for f in user_facts(sentence)] == [reason], sentence
     for sentence in ("I'm scared of becoming a zombie or addicted.", "I have a question for you."):
         assert user_facts(sentence) == [], sentence
+
+
+def test_news_told_before_what_a_friend_says_is_the_users_own() -> None:
+    """Only what comes after the friend is push-back: the worse headache and the vomiting
+    are news, however the sentence goes on."""
+    text = "update - its evening, headache is way worse, thrown up twice and my mate says im walking like im drunk"
+    assert [f.reason for f in user_facts(text)] == ["worsening"]
+    assert user_facts("My mate says it's fine to drink on it.") == []
+
+
+def test_low_mood_told_in_everyday_words_is_a_new_symptom() -> None:
+    assert_each_states(
+        [
+            ("tbh been feeling pretty rubbish lately.", "side_effect"),
+            ("been crying a lot which isn't me.", "side_effect"),
+            ("kind of feel like whats the point", "side_effect"),
+        ]
+    )
+    assert user_facts("Can I go without the stockings for the evening? I'd feel awful in them.") == []
+
+
+def test_a_reaction_told_as_what_the_skin_did_and_a_clinician_with_words_between() -> None:
+    assert_each_states(
+        [
+            ("I took minocycline in college and came out in hives all over, so they stopped it.", "allergy"),
+            ("The out of hours doctor gave clarithromycin 125mg/5ml, 3.5 ml twice a day.", "clinician"),
+        ]
+    )

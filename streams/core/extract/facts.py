@@ -65,14 +65,17 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "allergy": re.compile(
         r"\b(?:allergic|allergy|allergies|anaphylaxis|anaphylactic|(?:bad\s+|a\s+)?reaction\s+to|"
-        r"hives\b[^.]{0,60}\b(?:after|from|when|into)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up)\b",
+        r"hives\b[^.]{0,60}\b(?:after|from|when|into)|rash\b[^.]{0,30}\b(?:after|from|when)|swell(?:ed|ing)\s+up|"
+        # a reaction told as what the skin did: "I came out in hives all over and they stopped it"
+        r"(?:came|come|comes|coming|broke|break|breaks|breaking)\s+out\s+in\s+(?:\w+\s+){0,3}?(?:hives|welts|blisters))\b",
         re.IGNORECASE,
     ),
     # the person's own clinician changed or set the treatment: "The GP said go to 20 mg"
     "clinician": re.compile(
-        rf"(?:\b(?:the|my|his|her|our|their)\s+|^\W*){CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
+        # (with words between: "the out of hours doctor gave clarithromycin")
+        rf"(?:\b(?:the|my|his|her|our|their)\s+(?:[\w&-]+\s+){{0,3}}?|^\W*){CLINICIANS}\s+(?:has\s+|have\s+|just\s+|now\s+)*"
         r"(?:said|says|told|advised|wants|increased|decreased|reduced|changed|switched|stopped|put|upped|lowered|"
-        r"recommended|prescribed|doubled|halved)\b|"
+        r"recommended|prescribed|doubled|halved|gave|given)\b|"
         # someone else changed the person's own treatment: "She's increased me to 100 mg a day"
         r"\b(?:she|he|they)(?:'s|'ve|\s+has|\s+have)?\s+(?:just\s+|now\s+)?(?:increased|decreased|reduced|changed|"
         r"switched|stopped|upped|lowered|doubled|halved|put|started)\s+(?:me|him|her|us)\b|"
@@ -123,7 +126,13 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?!\s+(?:(?:a\s+)?(?:lot|bit|little|loads|much|way|so\s+much)\s+)?(?:better|well|fine|great|good|ok|okay|normal)\b)|"
         r"dizzy|dizziness|nause(?:a|ous)|vomit(?:ing|ed)|threw\s+up|throwing\s+up|thrown\s+up|"
         r"(?:been|was|were)\s+sick\b(?!\s+(?:of|leave|note))|dozy|numb\b|"
-        r"feeling\s+(?:really\s+|very\s+|so\s+)?(?:low|flat|down)\b|diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
+        r"feeling\s+(?:really\s+|very\s+|so\s+)?(?:low|flat|down)\b|"
+        # mood as people tell it: "been feeling pretty rubbish lately", "crying a lot", "what's the point"
+        # (not what one would feel: "I'd feel awful in them")
+        r"(?<!'d\s)(?<!would\s)(?:feel|feels|felt|feeling)\s+(?:(?:really|very|so|pretty|quite|properly|a\s+bit|"
+        r"kind\s+of|kinda)\s+)?(?:rubbish|miserable|hopeless|depressed|worthless|empty)\b|crying|tearful|"
+        r"(?:what's|whats|what\s+is)\s+the\s+point|suicidal|self-harm|"
+        r"diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
         r"blood\s+in\s+(?:(?:my|the|his|her|their)\s+\w+|it|them)|blood(?:y)?\s+(?:stools?|poo|diarrhoea|diarrhea|urine|wee)|"
@@ -311,6 +320,14 @@ class Fact:
     text: str  # the sentence that states it
 
 
+def _own_words(sentence: str) -> str:
+    """What a sentence tells before it turns to what someone else does, says or believes
+    ("thrown up twice and my mate says I'm walking like I'm drunk": the news is the user's;
+    "My friend takes it at night" and "I thought it was fine" tell nothing of the person)."""
+    cuts = [m.start() for pattern in (_OTHERS, _BELIEF) if (m := pattern.search(sentence))]
+    return sentence[: min(cuts)] if cuts else sentence
+
+
 def user_facts(text: str) -> list[Fact]:
     """The facts a user turn states, one per sentence: its first matching reason, or the
     first that does not only call for caution when there is one (such a fact can justify
@@ -320,12 +337,9 @@ def user_facts(text: str) -> list[Fact]:
         sentence = _MATTER_THAT.sub("", _TAGGED.sub("", asked))
         if _HYPOTHETICAL.search(sentence) or _QUESTION.search(sentence) or _REQUEST.search(sentence):
             continue
-        if (
-            _OTHERS.search(sentence)
-            or _BELIEF.search(sentence)
-            or (_ASKS.search(sentence) and not _STATES_FIRST.search(sentence))
-        ):
+        if _ASKS.search(sentence) and not _STATES_FIRST.search(sentence):
             continue
+        sentence = _own_words(sentence)
         # one that can justify a change either way first: "they gave me IV antibiotics and my bloods were fine"
         reasons = fact_reasons(sentence)
         if reasons:
