@@ -321,3 +321,15 @@ def test_a_reaction_told_as_what_the_skin_did_and_a_clinician_with_words_between
             ("The out of hours doctor gave clarithromycin 125mg/5ml, 3.5 ml twice a day.", "clinician"),
         ]
     )
+
+
+def test_what_someone_saw_the_person_do_is_news_and_their_opinion_is_not() -> None:
+    text = "my husband says last night I got up, made a sandwich and ate it and I have zero memory of it."
+    assert [f.reason for f in user_facts(text)] == ["side_effect"]
+    assert user_facts("My friend says I should stop it.") == []
+    assert user_facts("My mother says antibiotics are heavy for the body and once fever goes we should stop.") == []
+
+
+def test_a_medicine_come_away_with_from_the_gp_is_another_medication() -> None:
+    text = "I saw the GP this morning for a chest infection and got clarithromycin 500mg twice a day for 7 days."
+    assert [f.reason for f in user_facts(text)] == ["medication"]

@@ -91,6 +91,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?:was|were|got|'ve\s+been|have\s+been|has\s+been)\s+given|on)\b|"
         # someone gave the person a dose, by name too: "my husband gave Isla ibuprofen at 5"
         r"\b(?:put|started|starting|start|has|have)\s+(?:me|him|her)\s+on\b|\band\s+(?:also\s+)?takes\b|"
+        # a medicine come away with: "saw the GP this morning and got clarithromycin 500mg"
+        r"\b(?:and|then)\s+got\b|\b(?:i|he|she|we)\s+got\s+(?:some|a\s+course\s+of|a\s+prescription\s+for)\b|"
         r"\b(?:my|his|her|our)\s+(?:tablets|meds|medicines|medications|pills)\s+(?:are|include)\b|"
         rf"{_DEVICE.pattern}|\b(?:prescribed|gave|given)\s+(?:me|him|her|us|(?-i:[A-Z][a-z]+))\b",
         re.IGNORECASE,
@@ -132,6 +134,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"(?<!'d\s)(?<!would\s)(?:feel|feels|felt|feeling)\s+(?:(?:really|very|so|pretty|quite|properly|a\s+bit|"
         r"kind\s+of|kinda)\s+)?(?:rubbish|miserable|hopeless|depressed|worthless|empty)\b|crying|tearful|"
         r"(?:what's|whats|what\s+is)\s+the\s+point|suicidal|self-harm|"
+        # doing things asleep: "I have zero memory of it", "sleepwalking"
+        r"(?:no|zero)\s+(?:memory|recollection)\s+of|sleep-?walk\w*|"
         r"diarrh(?:o)?ea|constipat\w+|drowsy|palpitations|"
         r"bleeding|bruis(?:ing|es)|stomach\s+(?:pain|upset|ache)|heartburn|insomnia|swollen|cough(?:ing)?\s+up|"
         r"wheez\w*|short(?:ness)?\s+of\s+breath|(?:dry|tickly|persistent|chesty|nagging)\s+cough|"
@@ -320,11 +324,29 @@ class Fact:
     text: str  # the sentence that states it
 
 
+# what someone saw the person do is news, not their opinion: "my husband says last night I got up and
+# made a sandwich", "my mate says im walking like im drunk" (not "says I should stop it")
+_REPORTED = re.compile(
+    r"(?:\s+(?:says|said|noticed|saw))?\s+(?:that\s+)?(?:last\s+night\s+|this\s+morning\s+|yesterday\s+)?"
+    r"(?:i|i'm|im|i've|he|he's|she|she's|they|they're)\s+(?!(?:should|shouldn't|can|can't|could|must|need|needs|"
+    r"ought|have\s+to|has\s+to|might|may|will|would|shall)\b)",
+    re.IGNORECASE,
+)
+
+_SELF = re.compile(r"(?:i|we)\b", re.IGNORECASE)  # what the user thought is no report of the person
+
+
 def _own_words(sentence: str) -> str:
     """What a sentence tells before it turns to what someone else does, says or believes
-    ("thrown up twice and my mate says I'm walking like I'm drunk": the news is the user's;
-    "My friend takes it at night" and "I thought it was fine" tell nothing of the person)."""
-    cuts = [m.start() for pattern in (_OTHERS, _BELIEF) if (m := pattern.search(sentence))]
+    ("thrown up twice and my friend says the tablets are fine": the news is the user's; "My
+    friend takes it at night" and "I thought it was fine" tell nothing of the person). What
+    someone saw the person do is not cut ("my husband says I got up and made a sandwich")."""
+    cuts = [
+        m.start()
+        for pattern in (_OTHERS, _BELIEF)
+        for m in pattern.finditer(sentence)
+        if not (_REPORTED.match(sentence, m.end()) and not _SELF.match(m.group()))
+    ]
     return sentence[: min(cuts)] if cuts else sentence
 
 
