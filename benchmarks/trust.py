@@ -51,7 +51,7 @@ different-topic / reversal probe of `advice_verdicts.py`.
     python benchmarks/trust.py --set holdout46 # held aside in session 46 (40 sessions, blind), first run in session 47
     python benchmarks/trust.py --set holdout47 # held aside in session 47 (40 sessions, blind), first run in session 48
     python benchmarks/trust.py --set holdout48 # held aside in session 47 (40 sessions, blind), first run in session 48
-    python benchmarks/trust.py --set holdout49 # held aside in session 48 (40 sessions, blind), not run yet
+    python benchmarks/trust.py --set holdout49 # held aside in session 48 (40 sessions, blind), first run in session 48
     python benchmarks/trust.py --set holdout50 # held aside in session 48 (40 sessions, blind), not run yet
     python benchmarks/trust.py --set train     # 1,200 sessions to train the sentence judge (sessions 19, 30-34, 42-43)
     python benchmarks/trust.py --set train22   # one file of them (any trainN or holdoutN in sessions/ is a set)
