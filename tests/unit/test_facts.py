@@ -333,3 +333,9 @@ def test_what_someone_saw_the_person_do_is_news_and_their_opinion_is_not() -> No
 def test_a_medicine_come_away_with_from_the_gp_is_another_medication() -> None:
     text = "I saw the GP this morning for a chest infection and got clarithromycin 500mg twice a day for 7 days."
     assert [f.reason for f in user_facts(text)] == ["medication"]
+
+
+def test_falling_asleep_where_one_should_not_is_sedation() -> None:
+    text = "Took it for 2 days. I literally fell asleep in my 10am lecture, my friend had to wake me when class ended."
+    assert [f.reason for f in user_facts(text)] == ["side_effect"]
+    assert user_facts("I usually fall asleep around 11.") == []

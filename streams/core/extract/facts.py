@@ -156,6 +156,8 @@ FACT_PATTERNS: dict[str, re.Pattern[str]] = {
         r"zonked|groggy|(?:feel|feels|felt|feeling)\s+(?:\w+\s+)?like\s+a\s+zombie|"
         r"knocks?\s+(?:me|him|her|them)\s+out|knocked\s+(?:me|him|her|them)\s+out|"
         r"(?:nodded|nodding|dozed|dozing|drifted|drifting)\s+off|"
+        # "I literally fell asleep in my 10am lecture", "a dull heavy head the whole day"
+        r"(?:fell|falling|fall|falls)\s+asleep\s+(?:in|at|during|on|over|while)\b|heavy\s+head|"
         r"(?:couldn't|could\s+not|can't|cannot)\s+(?:keep\s+(?:my|his|her|their)\s+eyes\s+open|stay\s+awake)|"
         # pain somewhere, dark urine, a rash: "severe pain in both thighs", "my urine is dark like cola"
         r"(?:severe|bad|terrible|awful|sharp|chest|back|joint|tummy|abdominal)\s+pains?|pains?\s+in\s+(?:my|his|her|both|the)|"
