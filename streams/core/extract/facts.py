@@ -338,17 +338,18 @@ _REPORTED = re.compile(
 _SELF = re.compile(r"(?:i|we)\b", re.IGNORECASE)  # what the user thought is no report of the person
 
 
+def _turns_away(sentence: str, match: re.Match[str]) -> bool:
+    """Whether the sentence turns at `match` to someone else's view or the user's belief,
+    rather than to what someone saw the person do."""
+    return bool(_SELF.match(match.group())) or not _REPORTED.match(sentence, match.end())
+
+
 def _own_words(sentence: str) -> str:
     """What a sentence tells before it turns to what someone else does, says or believes
     ("thrown up twice and my friend says the tablets are fine": the news is the user's; "My
     friend takes it at night" and "I thought it was fine" tell nothing of the person). What
     someone saw the person do is not cut ("my husband says I got up and made a sandwich")."""
-    cuts = [
-        m.start()
-        for pattern in (_OTHERS, _BELIEF)
-        for m in pattern.finditer(sentence)
-        if not (_REPORTED.match(sentence, m.end()) and not _SELF.match(m.group()))
-    ]
+    cuts = [m.start() for p in (_OTHERS, _BELIEF) for m in p.finditer(sentence) if _turns_away(sentence, m)]
     return sentence[: min(cuts)] if cuts else sentence
 
 
